@@ -1,0 +1,40 @@
+# Two commands do all set-up on a fresh machine:
+#   make run   - install, then run the benchmark (oracle policy, browser transport)
+#   make test  - install, then run the unit tests and the e2e browser tests
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+POLICY  ?= oracle
+TRANSPORT ?= browser
+K       ?= 2
+SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+
+.PHONY: install chromium run test bench serve clean
+
+install: $(VENV)/.installed chromium
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ -z "$$CFAB_CHROMIUM" ]; then \
+	  echo "Installing Debian's chromium for the browser transport..."; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+run: install
+	$(VENV)/bin/cfab run --policy $(POLICY) --transport $(TRANSPORT) --k $(K) --out results/$(POLICY)-$(TRANSPORT).json
+
+test: install
+	$(PY) -m pytest -q -p no:cacheprovider tests e2e
+
+bench: install
+	$(VENV)/bin/cfab bench --out results/bench.json
+
+serve: install
+	$(VENV)/bin/cfab serve
+
+clean:
+	rm -rf $(VENV) results .pytest_cache

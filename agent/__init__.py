@@ -1,0 +1,1 @@
+"""Agents and the harness: policies, the browser environment, the runner and the `cfab` CLI."""

@@ -1,0 +1,124 @@
+"""The control plane (admin token) and the agent's tool API (episode token), over HTTP."""
+from __future__ import annotations
+
+import hmac
+import json
+
+from flask import Blueprint, abort, current_app, jsonify, request
+
+from .environment import Environment
+from .web import agent_token, enter_url, read_token, store_of
+
+admin_bp = Blueprint("admin", __name__)
+api_bp = Blueprint("api", __name__)
+
+
+def _bearer() -> str:
+    header = request.headers.get("Authorization", "")
+    return header[7:].strip() if header.startswith("Bearer ") else ""
+
+
+@admin_bp.before_request
+def _require_admin():
+    expected = current_app.extensions["cfab_admin_token"]
+    if not hmac.compare_digest(_bearer(), expected):
+        abort(401 if not _bearer() else 403, description="The admin API needs the admin token.")
+
+
+def _episode(episode_id: str):
+    episode = store_of().get(episode_id)
+    if episode is None:
+        abort(404, description=f"No open episode {episode_id}.")
+    return episode
+
+
+@admin_bp.post("/episodes")
+def create_episode():
+    body = request.get_json(silent=True) or {}
+    apps = body.get("apps")
+    if apps is not None and (not isinstance(apps, list) or not all(isinstance(a, str) for a in apps)):
+        abort(400, description="apps must be a list of app names.")
+    try:
+        episode = store_of().create(apps)
+    except KeyError as err:
+        abort(400, description=str(err))
+    return jsonify(episode_id=episode.id, apps=sorted(episode.apps),
+                   enter_url=enter_url(current_app, episode.id, body.get("next", "/")),
+                   agent_token=agent_token(current_app, episode.id)), 201
+
+
+@admin_bp.post("/episodes/<episode_id>/reset")
+def reset_episode(episode_id):
+    _episode(episode_id).reset()
+    return jsonify(ok=True)
+
+
+@admin_bp.get("/episodes/<episode_id>/snapshot")
+def snapshot(episode_id):
+    blobs = _episode(episode_id).snapshot()
+    return jsonify({app: json.loads(blob) for app, blob in blobs.items()})
+
+
+@admin_bp.post("/episodes/<episode_id>/restore")
+def restore_snapshot(episode_id):
+    episode = _episode(episode_id)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not set(body) <= set(episode.apps):
+        abort(400, description="Send {app: snapshot} for apps of this episode.")
+    with episode.lock:
+        for app, snap in body.items():
+            try:
+                episode.app(app).restore(json.dumps(snap).encode())
+            except (ValueError, KeyError, TypeError) as err:
+                abort(400, description=f"Snapshot for {app} does not fit: {err}")
+    return jsonify(ok=True)
+
+
+@admin_bp.get("/episodes/<episode_id>/diff")
+def diff(episode_id):
+    return jsonify(_episode(episode_id).diff())
+
+
+@admin_bp.get("/episodes/<episode_id>/guard_log")
+def guard_log(episode_id):
+    return jsonify(_episode(episode_id).guard_log)
+
+
+@admin_bp.get("/episodes/<episode_id>/calls")
+def calls(episode_id):
+    return jsonify(_episode(episode_id).calls)
+
+
+@admin_bp.delete("/episodes/<episode_id>")
+def drop(episode_id):
+    _episode(episode_id)
+    store_of().drop(episode_id)
+    return jsonify(ok=True)
+
+
+def _agent_env() -> Environment:
+    data = read_token(current_app, _bearer()) if _bearer() else None
+    if not data or data.get("api") != 1:
+        abort(401, description="Send the episode's agent token as a Bearer token.")
+    episode = store_of().get(data["e"])
+    if episode is None:
+        abort(404, description="That episode is closed.")
+    return Environment(episode, episode.meta.get("apps") or list(episode.apps))
+
+
+@api_bp.get("/tools")
+def list_tools():
+    return jsonify(_agent_env().tools())
+
+
+@api_bp.post("/tools/<path:name>")
+def call(name):
+    env = _agent_env()
+    body = request.get_json(silent=True)
+    if body is None:
+        body = {}
+    result = env.call(name, body)
+    status = 200
+    if isinstance(result, dict) and "error" in result:
+        status = 404 if result["error"] in ("unknown_tool", "not_found") else 400
+    return jsonify(result), status

@@ -1,0 +1,204 @@
+"""Episodes: isolated worlds of app databases, built by copying prebuilt templates.
+
+A template is an app's database seeded once per process from the Company-A book and kept as
+SQLite `serialize()` bytes. A new episode, and a reset, is a `deserialize()` of those bytes per
+app: well under a millisecond, never a re-seed and never a process restart. Many episodes live
+side by side in one store; each has its own connections, call log and guard log.
+"""
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import StaticPool
+
+from .clock import Clock
+from .db import canonical_json, guard_money_rows, read_table, read_tables, snapshot_bytes, restore, track_changes
+from .ids import app_rng, run_seed
+from .registry import AppSpec, get_app, load_apps
+
+
+@dataclass
+class AppTemplate:
+    """One app's seeded database, frozen: the starting point of every episode."""
+
+    spec: AppSpec
+    db_bytes: bytes
+    _rows: dict = field(default_factory=dict)  # table -> {pk: row}, filled on demand
+    _snapshot: bytes | None = None
+
+    def rows(self, table: str) -> dict:
+        if table not in self._rows:
+            conn = _open(self.db_bytes)
+            pk = self.spec.pks[table]
+            self._rows[table] = {r[pk]: r for r in read_table(conn, table, pk)}
+            conn.close()
+        return self._rows[table]
+
+    def snapshot(self) -> bytes:
+        if self._snapshot is None:
+            conn = _open(self.db_bytes)
+            self._snapshot = snapshot_bytes(self.spec.name, conn, self.spec.pks)
+            conn.close()
+        return self._snapshot
+
+
+def _open(db_bytes: bytes) -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    conn.deserialize(db_bytes)
+    return conn
+
+
+def build_template(spec: AppSpec, book: dict, seed: int, clock: Clock) -> AppTemplate:
+    """Seed one app from the book (a pure function of book, seed and clock) and freeze it."""
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    engine = create_engine("sqlite://", creator=lambda: conn, poolclass=StaticPool)
+    spec.archetype.metadata.create_all(engine)
+    with Session(engine) as session:
+        session.info["seeding"] = True
+        spec.archetype.seed(session, book, app_rng(seed, spec.name), clock, spec)
+        session.commit()
+    conn.execute("VACUUM")
+    data = conn.serialize()
+    engine.dispose()
+    return AppTemplate(spec, data)
+
+
+class AppInstance:
+    """One app inside one episode: a private in-memory database copied from the template."""
+
+    def __init__(self, template: AppTemplate):
+        self.template = template
+        self.spec = template.spec
+        self.conn = _open(template.db_bytes)
+        self.engine = create_engine("sqlite://", creator=lambda: self.conn, poolclass=StaticPool)
+        self.dirty: set[str] = set()
+
+    def reset(self) -> None:
+        self.conn.deserialize(self.template.db_bytes)
+        self.dirty.clear()
+
+    @contextmanager
+    def session(self):
+        session = Session(self.engine, expire_on_commit=False, autoflush=True)
+        track_changes(session)
+        guard_money_rows(session)
+        try:
+            yield session
+            session.commit()
+            self.dirty |= session.info["dirty"]
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
+
+    def snapshot(self) -> bytes:
+        return snapshot_bytes(self.spec.name, self.conn, self.spec.pks)
+
+    def restore(self, blob: bytes) -> None:
+        restore(self.conn, blob, self.spec.pks)
+        self.dirty = set(self.spec.pks)  # a restored db may differ anywhere
+
+    def changed_tables(self) -> tuple[dict, dict, dict]:
+        """(pk map, before rows, after rows) of the tables this episode touched."""
+        pks = {t: self.spec.pks[t] for t in sorted(self.dirty)}
+        before = {t: list(self.template.rows(t).values()) for t in pks}
+        after = read_tables(self.conn, pks)
+        return pks, before, after
+
+    def close(self) -> None:
+        self.engine.dispose()
+        self.conn.close()
+
+
+class Episode:
+    """An isolated world for one attempt at one task: app databases, call log and guard log."""
+
+    def __init__(self, templates: dict[str, AppTemplate], clock: Clock):
+        self.id = secrets.token_urlsafe(18)
+        self.clock = clock
+        self.apps = {name: AppInstance(t) for name, t in templates.items()}
+        self.calls: list[dict] = []
+        self.guard_log: list[dict] = []
+        self.lock = threading.RLock()
+        self.meta: dict = {}
+
+    def app(self, name: str) -> AppInstance:
+        if name not in self.apps:
+            raise KeyError(name)
+        return self.apps[name]
+
+    def reset(self) -> None:
+        with self.lock:
+            for inst in self.apps.values():
+                inst.reset()
+            self.calls.clear()
+            self.guard_log.clear()
+
+    def snapshot(self) -> dict[str, bytes]:
+        with self.lock:
+            return {name: inst.snapshot() for name, inst in self.apps.items()}
+
+    def diff(self) -> dict:
+        """The canonical state diff against the template, reading only touched tables."""
+        from grader.diff import diff_tables  # the grader owns the diff semantics
+
+        out = {}
+        with self.lock:
+            for name, inst in self.apps.items():
+                if not inst.dirty:
+                    continue
+                pks, before, after = inst.changed_tables()
+                app_diff = diff_tables(pks, before, after)
+                if app_diff:
+                    out[name] = app_diff
+        return out
+
+    def close(self) -> None:
+        for inst in self.apps.values():
+            inst.close()
+
+
+class EpisodeStore:
+    """Templates built once per process, and the live episodes of one server or runner."""
+
+    def __init__(self, book: dict | None = None, seed: int | None = None, clock: Clock | None = None):
+        if book is None:
+            from seeds.book import load_book
+            book = load_book()
+        self.book = book
+        self.seed = run_seed() if seed is None else seed
+        self.clock = clock or Clock.from_env()
+        self.templates: dict[str, AppTemplate] = {}
+        self.episodes: dict[str, Episode] = {}
+        self._lock = threading.Lock()
+
+    def template(self, app: str) -> AppTemplate:
+        with self._lock:
+            if app not in self.templates:
+                self.templates[app] = build_template(get_app(app), self.book, self.seed, self.clock)
+            return self.templates[app]
+
+    def create(self, apps: list[str] | None = None) -> Episode:
+        names = sorted(apps or load_apps())
+        episode = Episode({n: self.template(n) for n in names}, self.clock)
+        with self._lock:
+            self.episodes[episode.id] = episode
+        return episode
+
+    def get(self, episode_id: str) -> Episode | None:
+        with self._lock:
+            return self.episodes.get(episode_id)
+
+    def drop(self, episode_id: str) -> None:
+        with self._lock:
+            episode = self.episodes.pop(episode_id, None)
+        if episode is not None:
+            with episode.lock:
+                episode.close()

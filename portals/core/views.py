@@ -1,0 +1,43 @@
+"""Helpers every portal blueprint uses: call a service as the bound browser, render with the skin."""
+from __future__ import annotations
+
+from flask import render_template, request
+
+from .dispatch import call_service
+from .errors import ToolError
+from .registry import AppSpec
+from .web import current_episode
+
+PER_PAGE_CHOICES = (25, 50, 100)
+
+
+def ui_call(spec: AppSpec, service_name: str, args: dict | None = None) -> dict:
+    """Run a service for the browser bound to this request (logged with source "ui")."""
+    return call_service(current_episode(), spec.name, service_name, args or {}, source="ui")
+
+
+def list_args(*names: str) -> dict:
+    """Query-string filters for a list service, with paging; blank values are dropped."""
+    args = {n: request.args.get(n) for n in names if request.args.get(n, "").strip() != ""}
+    for key in ("page", "per_page"):
+        if request.args.get(key):
+            args[key] = request.args[key]
+    return args
+
+
+def form_args(*names: str) -> dict:
+    """The named fields of a posted form (checkboxes absent means false, left to the schema)."""
+    return {n: request.form.get(n) for n in names if n in request.form}
+
+
+def render(spec: AppSpec, template: str, status: int = 200, **context):
+    """Render an archetype page inside the vendor's skin; htmx requests get the partial alone."""
+    context.setdefault("errors", {})
+    context.setdefault("form", {})
+    return render_template(template, spec=spec, skin=spec.skin, word=spec.word,
+                           is_htmx=request.headers.get("HX-Request") == "true", **context), status
+
+
+def form_error(err: ToolError) -> dict:
+    """Errors keyed by field for a form re-render; general ones under "_form"."""
+    return {err.field or "_form": err.message}

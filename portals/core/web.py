@@ -1,0 +1,145 @@
+"""The Flask application factory: every app's portal, the tool API and the admin API in one server.
+
+A browser is bound to exactly one episode by a signed session cookie set at `/enter`; every
+portal page reads and writes only that episode. Agents on the tool API present a signed
+episode token. The admin API (seed, reset, snapshot, diff, guard log) needs the admin token,
+which is never handed to an agent's browser or tool surface.
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+from pathlib import Path
+
+from flask import Flask, abort, g, jsonify, redirect, render_template, request, session, url_for
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from .errors import ToolError
+from .registry import load_apps
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTER_MAX_AGE = 24 * 3600
+
+
+def create_app(store, *, secret_key: str | None = None, admin_token: str | None = None) -> Flask:
+    app = Flask("cfab", template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.update(SECRET_KEY=secret_key or secrets.token_hex(32),
+                      SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
+                      MAX_CONTENT_LENGTH=2 * 1024 * 1024)
+    app.extensions["cfab_store"] = store
+    app.extensions["cfab_admin_token"] = admin_token or secrets.token_urlsafe(24)
+    app.extensions["cfab_signer"] = URLSafeTimedSerializer(app.config["SECRET_KEY"], salt="episode")
+    app.jinja_env.globals.update(all_apps=load_apps)
+
+    for spec in load_apps().values():
+        app.register_blueprint(spec.archetype.blueprint(spec), url_prefix=spec.base_path)
+
+    from .admin import admin_bp, api_bp
+    app.register_blueprint(admin_bp, url_prefix="/admin")
+    app.register_blueprint(api_bp, url_prefix="/api")
+    _register_shell(app)
+    _register_errors(app)
+    return app
+
+
+def store_of(app: Flask | None = None):
+    from flask import current_app
+    return (app or current_app).extensions["cfab_store"]
+
+
+def enter_url(app: Flask, episode_id: str, next_path: str = "/") -> str:
+    """The one-time link that binds a browser to an episode (the runner hands it to the browser)."""
+    token = app.extensions["cfab_signer"].dumps({"e": episode_id, "n": next_path})
+    return f"/enter?t={token}"
+
+
+def agent_token(app: Flask, episode_id: str) -> str:
+    """The bearer token an agent uses on the tool API: it names one episode, signed."""
+    return app.extensions["cfab_signer"].dumps({"e": episode_id, "api": 1})
+
+
+def read_token(app: Flask, token: str) -> dict | None:
+    try:
+        return app.extensions["cfab_signer"].loads(token, max_age=ENTER_MAX_AGE)
+    except BadSignature:
+        return None
+
+
+def current_episode():
+    """The episode this browser is bound to, or a 403 page explaining how to get one."""
+    if "episode" not in g:
+        episode_id = session.get("episode")
+        episode = store_of().get(episode_id) if episode_id else None
+        if episode is None:
+            abort(403, description="This browser is not bound to an episode. "
+                                   "Start one from the home page.")
+        g.episode = episode
+    return g.episode
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(16)
+    return session["csrf"]
+
+
+def _register_shell(app: Flask) -> None:
+    app.jinja_env.globals.update(csrf_token=csrf_token)
+
+    @app.before_request
+    def _check_csrf():
+        if request.method != "POST" or request.blueprint in ("admin", "api"):
+            return
+        sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token", "")
+        if not hmac.compare_digest(str(sent), str(session.get("csrf", ""))) or not sent:
+            abort(400, description="This form has expired or did not come from this site. "
+                                   "Reload the page and try again.")
+
+    @app.get("/")
+    def home():
+        episode_id = session.get("episode")
+        episode = store_of().get(episode_id) if episode_id else None
+        apps = [load_apps()[n] for n in episode.apps] if episode else []
+        return render_template("home.html", episode=episode, apps=apps)
+
+    @app.post("/episodes/new")
+    def new_episode():
+        episode = store_of().create()
+        session.clear()
+        session["episode"] = episode.id
+        return redirect(url_for("home"))
+
+    @app.get("/enter")
+    def enter():
+        data = read_token(app, request.args.get("t", ""))
+        if not data or "n" not in data or store_of().get(data["e"]) is None:
+            abort(403, description="This link is not valid for any open episode.")
+        session.clear()
+        session["episode"] = data["e"]
+        next_path = data["n"] if str(data["n"]).startswith("/") else "/"
+        return redirect(next_path)
+
+    @app.get("/healthz")
+    def healthz():
+        return jsonify(ok=True)
+
+
+def _wants_json() -> bool:
+    return request.blueprint in ("api", "admin") or request.accept_mimetypes.best == "application/json"
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(ToolError)
+    def _tool_error(err: ToolError):
+        if _wants_json():
+            return jsonify(err.to_dict()), err.status
+        return render_template("error.html", title="That did not work", message=err.message), err.status
+
+    for code, title in ((400, "Bad request"), (403, "Not allowed"), (404, "Not found"),
+                        (405, "Not allowed"), (413, "Too large")):
+        def handler(err, code=code, title=title):
+            message = getattr(err, "description", title)
+            if _wants_json():
+                return jsonify(error=title.lower().replace(" ", "_"), message=message), code
+            return render_template("error.html", title=title, message=message), code
+        app.register_error_handler(code, handler)

@@ -1,0 +1,1 @@
+"""Company-A book generator: the deterministic world every app is seeded from."""

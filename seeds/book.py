@@ -1,0 +1,101 @@
+"""The Company-A book: generate_book(seed) builds it; load_book() reads the frozen snapshot.
+
+    python -m seeds.book --write   regenerate seeds/companyA_snapshot.json
+    python -m seeds.book --check   exit 1 if the frozen file differs from a fresh generation
+"""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+from .apbills import build_ap_bills
+from .commitments import build_commitments
+from .contracts import build_change_orders, build_prime_contracts
+from .costcodes import build_cost_codes, build_erp_map
+from .costs import build_budget_lines, build_job_cost
+from .divergences import finalize, jsm_dba_entry
+from .documents import build_documents
+from .jobs import build_jobs
+from .mail import build_mail
+from .reference import COST_TYPES, GL_ACCOUNTS, JSM_VENDOR, META
+from .requisitions import build_requisitions
+from .util import section_rng
+from .vendors import build_vendors
+
+SNAPSHOT = Path(__file__).with_name("companyA_snapshot.json")
+NORMAL = {"asset": "debit", "expense": "debit", "liability": "credit", "equity": "credit", "revenue": "credit"}
+
+
+def generate_book(seed: int = 7) -> dict:
+    """Build the whole Company-A book deterministically from `seed` (no clock, no global RNG)."""
+    divergences: list[dict] = []
+    jobs = build_jobs(section_rng(seed, "jobs"))
+    job_map = {j["job"]: j for j in jobs}
+    cost_codes = build_cost_codes()
+    code_desc = {c["code"]: c["description"] for c in cost_codes}
+    erp_map = build_erp_map(divergences)
+    vendors = build_vendors(section_rng(seed, "vendors"), divergences)
+    vendor_map = {v["vendor_id"]: v for v in vendors}
+    divergences.append(jsm_dba_entry(vendor_map[JSM_VENDOR]))
+    commitments = build_commitments(section_rng(seed, "commitments"), jobs, vendors, code_desc)
+    requisitions = build_requisitions(section_rng(seed, "requisitions"), commitments, job_map, vendor_map)
+    bills = build_ap_bills(section_rng(seed, "ap_bills"), requisitions, commitments, job_map, vendors)
+    job_cost = build_job_cost(section_rng(seed, "job_cost"), jobs, bills)
+    budget = build_budget_lines(section_rng(seed, "budget"), jobs, commitments, job_cost)
+    change_orders = build_change_orders(section_rng(seed, "change_orders"), jobs)
+    prime = build_prime_contracts(section_rng(seed, "prime"), jobs, commitments)
+    documents = build_documents(section_rng(seed, "documents"), job_map, vendor_map, commitments,
+                                requisitions, bills, change_orders)
+    mail = build_mail(section_rng(seed, "mail"), job_map, vendor_map, requisitions, documents)
+    for c in commitments:
+        del c["_trade"], c["_fixed"]
+    return {
+        "meta": {**META, "seed": seed},
+        "jobs": jobs,
+        "cost_types": COST_TYPES,
+        "cost_codes": cost_codes,
+        "erp_cost_code_map": erp_map,
+        "vendors": vendors,
+        "commitments": commitments,
+        "requisitions": requisitions,
+        "budget_lines": sorted(budget, key=lambda b: (b["job"], b["cost_code"], b["cost_type"])),
+        "job_cost": job_cost,
+        "ap_bills": bills,
+        "gl_accounts": [{"account": a, "title": t, "type": k, "normal_balance": NORMAL[k]}
+                        for a, t, k in GL_ACCOUNTS],
+        "change_orders": change_orders,
+        "prime_contracts": prime,
+        "documents": documents,
+        "mail": mail,
+        "divergences": finalize(divergences),
+    }
+
+
+def dumps(book: dict) -> str:
+    return json.dumps(book, indent=1, sort_keys=True) + "\n"
+
+
+@functools.lru_cache(maxsize=1)
+def load_book() -> dict:
+    """The frozen Company-A book (seed 7). Callers must not mutate it; deep-copy if needed."""
+    return json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+
+
+def main(argv: list[str]) -> int:
+    fresh = dumps(generate_book(7))
+    if "--write" in argv:
+        SNAPSHOT.write_text(fresh, encoding="utf-8")
+        print(f"wrote {SNAPSHOT} ({len(fresh.encode()) / 1e6:.2f} MB)")
+        return 0
+    if "--check" in argv:
+        same = SNAPSHOT.exists() and SNAPSHOT.read_text(encoding="utf-8") == fresh
+        print("snapshot up to date" if same else "snapshot differs from generate_book(7); run --write")
+        return 0 if same else 1
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,72 @@
+"""Owner prime contracts (SOV) and change orders."""
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from decimal import Decimal
+
+from .reference import CO_3100_AMOUNT
+from .util import add_days, dec, iso, money, parse, round_to, split_total
+
+DIVISIONS = {
+    "01": "General Requirements", "02": "Existing Conditions", "03": "Concrete", "04": "Masonry",
+    "05": "Metals", "06": "Wood, Plastics and Composites", "07": "Thermal and Moisture Protection",
+    "08": "Openings", "09": "Finishes", "10": "Specialties", "14": "Conveying Equipment",
+    "21": "Fire Suppression", "22": "Plumbing", "23": "HVAC", "26": "Electrical", "27": "Communications",
+    "28": "Electronic Safety and Security", "31": "Earthwork", "32": "Exterior Improvements", "33": "Utilities",
+}
+CO_TITLES = {
+    "owner": ["Owner-requested finish upgrades", "Added site lighting", "Revised storefront per ASI",
+              "Unforeseen rock excavation", "Additional data drops", "Revised canopy framing"],
+    "commitment": ["Added scope per RFI", "Backcharge credit", "Additional mobilization", "Extra cleanup days",
+                   "Revised fixture package"],
+    "budget_transfer": ["Contingency to concrete", "Buyout savings to contingency", "General conditions reallocation"],
+}
+
+
+def build_prime_contracts(rng: random.Random, jobs: list[dict], commitments: list[dict]) -> list[dict]:
+    out = []
+    for job in (j for j in jobs if j["status"] == "active"):
+        by_div: dict[str, Decimal] = defaultdict(Decimal)
+        first_code: dict[str, str] = {}
+        for c in commitments:
+            if c["job"] == job["job"] and c["status"] != "Void":
+                for l in c["lines"]:
+                    by_div[l["cost_code"][:2]] += dec(l["amount"])
+                    first_code[l["cost_code"][:2]] = min(first_code.get(l["cost_code"][:2], "99"), l["cost_code"])
+        total = dec(job["contract_amount"])
+        items = [("General Conditions", "01-100", float(total) * rng.uniform(0.06, 0.09))]
+        items += [(DIVISIONS[d], first_code[d], float(v) * rng.uniform(1.05, 1.15)) for d, v in sorted(by_div.items())]
+        items.append(("Overhead and Fee", "01-100", float(total) * rng.uniform(0.04, 0.06)))
+        scale = float(total) / sum(w for _, _, w in items)
+        values = [round_to(w * scale, 100) for _, _, w in items]
+        values[values.index(max(values))] += total - sum(values)
+        out.append({"job": job["job"], "number": f"PC-{job['job']}", "owner": job["customer"],
+                    "original_amount": job["contract_amount"],
+                    "lines": [{"line_no": i + 1, "description": d, "cost_code": code, "scheduled_value": money(v)}
+                              for i, ((d, code, _), v) in enumerate(zip(items, values))]})
+    return out
+
+
+def build_change_orders(rng: random.Random, jobs: list[dict]) -> list[dict]:
+    out = []
+    for job in (j for j in jobs if j["status"] == "active"):
+        start = parse(job["start_date"])
+        span = (parse("2026-06-29") - start).days
+        specs = []
+        for _ in range(rng.randint(0, 6)):
+            kind = rng.choices(["owner", "commitment", "budget_transfer"], weights=[5, 3, 2])[0]
+            status = rng.choices(["approved", "pending", "void"], weights=[7, 2, 1])[0]
+            if kind == "budget_transfer":
+                amount = Decimal(0) if rng.random() < 0.3 else round_to(rng.uniform(5000, 60000), 50)
+            else:
+                amount = round_to(rng.uniform(-15000, 240000), 50)
+            specs.append((add_days(start, rng.randint(30, max(31, span))), kind, rng.choice(CO_TITLES[kind]),
+                          amount, status))
+        if job["job"] == "3100":
+            specs.append((parse("2026-06-22"), "owner", "Scope change \u2014 added retaining wall and storm re-route",
+                          dec(CO_3100_AMOUNT), "pending"))
+        for n, (d, kind, title, amount, status) in enumerate(sorted(specs, key=lambda s: s[0]), start=1):
+            out.append({"co_id": f"CO-{job['job']}-{n:03d}", "job": job["job"], "number": n, "title": title,
+                        "amount": money(amount), "kind": kind, "status": status, "created_date": iso(d)})
+    return sorted(out, key=lambda c: c["co_id"])

@@ -1,0 +1,181 @@
+"""The vendor master: ~320 subs and suppliers, per-system names and ids, near-duplicates."""
+from __future__ import annotations
+
+import random
+import re
+from datetime import date
+
+from . import names as N
+from .reference import EXPIRED_COI_VENDORS, N_VENDORS, TRADES
+from .util import add_days, iso, unique_int
+
+# vendor_id -> (legal name, dba, trade, email)
+FIXED_VENDORS = {
+    "V1000": ("Carolina Steel Erectors, Inc.", None, "steel", None),
+    "V1001": ("J.S. Morales Excavating, Inc.", "JSM Excavating", "excavation", "ap@jsmexcavating.com"),
+    "V1002": ("Piedmont Concrete Construction, LLC", None, "concrete", None),
+    "V1003": ("Blue Ridge Roofing Co.", None, "roofing", None),
+    "V1004": ("Tar Heel Plumbing & Mechanical, Inc.", None, "plumbing", None),
+    "V1005": ("J&M Site Services, LLC", None, "excavation", None),
+    "V1006": ("Harbor Drywall & Acoustics, Inc.", None, "drywall", None),
+    "V1007": ("Delgado Painting, LLC", None, "painting", None),
+    "V1008": ("JSM Electric Supply, Inc.", None, "electric_supply", None),
+    "V1009": ("Morales Trucking & Hauling, LLC", None, "excavation", None),
+    "V1042": ("Walsh Electrical, Inc.", None, "electrical", "billing@walshelectrical.com"),
+    "V1043": ("Walsh Electric Supply Co.", None, "electric_supply", None),
+}
+SYSTEM_APPS = {"procore": "procore", "vista": "vista_erp", "intacct": "sage_intacct"}
+SYSTEM_FAMILY = {"procore": "H_procore_erp_sync", "vista": "H_procore_erp_sync", "intacct": "C_invoice_code"}
+DIVERGENT_SHARE = 0.12
+MAJOR_TRADES = {"excavation", "concrete", "electrical", "plumbing", "hvac", "drywall", "steel"}
+
+
+def vista_name(name: str) -> str:
+    """Vista style: uppercase, punctuation dropped ("JS MORALES EXCAVATING INC")."""
+    return re.sub(r"\s+", " ", re.sub(r"[.,']", "", name)).strip().upper()
+
+
+def intacct_name(name: str) -> str:
+    """Intacct style: punctuation dropped, case kept ("JS Morales Excavating Inc")."""
+    return re.sub(r"\s+", " ", re.sub(r"[.,']", "", name)).strip()
+
+
+FORMATTERS = {"procore": lambda s: s, "vista": vista_name, "intacct": intacct_name}
+
+
+def _core(legal: str) -> str:
+    for suffix in sorted(set(N.SUFFIXES), key=lambda x: (-len(x), x)):
+        if legal.endswith(suffix):
+            return legal[: -len(suffix)]
+    return legal
+
+
+def _legal_name(rng: random.Random, trade: str) -> str:
+    word = rng.choice(TRADES[trade][3])
+    last, last2 = rng.sample(N.LAST_NAMES, 2)
+    pattern = rng.randrange(6)
+    if pattern == 0:
+        core = f"{last} {word}"
+    elif pattern == 1:
+        core = f"{rng.choice(N.PLACE_WORDS)} {word}"
+    elif pattern == 2:
+        core = f"{last} & {last2} {word}"
+    elif pattern == 3:
+        core = f"{rng.choice('ABCDEGHJKLMRST')}.{rng.choice('ABCDEGHJKLMRST')}. {last} {word}"
+    elif pattern == 4:
+        core = f"{last} Brothers {word}"
+    else:
+        core = f"{rng.choice(N.PLACE_WORDS)} {word} Services" if "Services" not in word else f"{last} {word}"
+    suffix = rng.choice(N.SUFFIXES)
+    return core + (", Inc." if "&" in core and "&" in suffix else suffix)
+
+
+def _dba(rng: random.Random, legal: str, trade: str) -> str:
+    words = [w for w in re.sub(r"[^A-Za-z ]", " ", _core(legal)).split() if w[0].isupper()]
+    initials = "".join(w[0] for w in words[:3])
+    return f"{initials} {rng.choice(TRADES[trade][3])}" if len(initials) >= 2 else f"{words[0]} Pros"
+
+
+def _domain(legal: str, dba: str | None, used: set[str]) -> str:
+    base = re.sub(r"[^a-z]", "", (dba or _core(legal)).lower().replace("&", "and"))[:24]
+    domain, n = f"{base}.com", 2
+    while domain in used:
+        domain, n = f"{base}{n}.com", n + 1
+    used.add(domain)
+    return domain
+
+
+def _typo(name: str, rng: random.Random) -> str:
+    words = name.split(" ")
+    i = max(range(len(words)), key=lambda k: len(words[k]))
+    w = words[i]
+    if len(w) < 4:
+        return name + "s"
+    j = rng.randint(1, len(w) - 3)
+    words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:]
+    return " ".join(words)
+
+
+def _variant(rng: random.Random, v: dict, system: str) -> tuple[str, str]:
+    """A genuinely different name for one system, and why it differs."""
+    fmt, legal = FORMATTERS[system], v["legal_name"]
+    if v["dba"] and rng.random() < 0.6:
+        return fmt(v["dba"]), f"{system} carries the DBA '{v['dba']}' instead of the legal name"
+    for long, short in N.ALT_WORDS.items():
+        if long in legal and rng.random() < 0.7:
+            return fmt(legal.replace(long, short)), f"{system} abbreviates '{long}' as '{short}'"
+    if rng.random() < 0.5:
+        word = [w for w in TRADES[v["trade"]][3] if w not in legal] or ["Contracting"]
+        old = _core(legal).rsplit(" ", 1)[0] + " " + rng.choice(word) + ", Inc."
+        return fmt(old), f"{system} still has the vendor's former name '{old}'"
+    typo = _typo(fmt(legal), rng)
+    return typo, f"{system} name was keyed with a typo ('{typo}')"
+
+
+def _tin(rng: random.Random, used: set[str]) -> str:
+    while True:
+        tin = f"{rng.randint(10, 98)}-{rng.randint(1000000, 9999999)}"
+        if tin not in used:
+            used.add(tin)
+            return tin
+
+
+def build_vendors(rng: random.Random, divergences: list[dict]) -> list[dict]:
+    trades = [t for t in TRADES for _ in range(3 if t in MAJOR_TRADES else 2)]
+    used_tin, used_domains, used_names, used_pc = set(), set(), set(), set()
+    vendors = []
+    for n in range(N_VENDORS):
+        vid = f"V{1000 + n}"
+        if vid in FIXED_VENDORS:
+            legal, dba, trade, email = FIXED_VENDORS[vid]
+        else:
+            trade = rng.choice(trades)
+            legal = _legal_name(rng, trade)
+            while legal in used_names or any(legal.startswith(x[0][:12]) for x in FIXED_VENDORS.values()):
+                legal = _legal_name(rng, trade)
+            dba = _dba(rng, legal, trade) if rng.random() < 0.18 else None
+            email = None
+        used_names.add(legal)
+        domain = email.split("@")[1] if email else _domain(legal, dba, used_domains)
+        used_domains.add(domain)
+        city, state, zip3, area = rng.choice(N.CITIES)
+        status = "inactive" if vid not in FIXED_VENDORS and rng.random() < 0.07 else "active"
+        if vid in EXPIRED_COI_VENDORS:
+            coi = add_days(date(2026, 3, 1), rng.randint(0, 110))
+        elif status == "inactive":
+            coi = add_days(date(2024, 1, 1), rng.randint(0, 700))
+        else:
+            coi = add_days(date(2026, 7, 20), rng.randint(0, 330))
+        corp = legal.endswith(("Inc.", "Corp.", "Inc"))
+        vendors.append({
+            "vendor_id": vid, "legal_name": legal, "dba": dba, "trade": trade,
+            "tin": _tin(rng, used_tin),
+            "address": f"{rng.randint(100, 9990)} {rng.choice(N.STREETS)} {rng.choice(N.STREET_SUFFIXES)}",
+            "city": city, "state": state, "zip": f"{zip3}{rng.randint(1, 99):02d}",
+            "email": email or f"{rng.choice(['ap', 'billing', 'accounting', 'ar', 'office'])}@{domain}",
+            "phone": f"({area}) {rng.randint(201, 989)}-{rng.randint(1000, 9999)}",
+            "is_1099": (not corp) and TRADES[trade][0] == "sub" and rng.random() < 0.85,
+            "status": status, "coi_expires": iso(coi),
+            "procore_vendor_id": unique_int(f"procore:{vid}", 7, used_pc),
+            "names": {s: f(legal) for s, f in FORMATTERS.items()},
+        })
+    for rank, v in enumerate(sorted(vendors, key=lambda v: (v["names"]["vista"], v["vendor_id"]))):
+        v["vista_vendor"] = 20000 + 5 * (rank + 1)
+    _diverge_names(rng, vendors, divergences)
+    return vendors
+
+
+def _diverge_names(rng: random.Random, vendors: list[dict], divergences: list[dict]) -> None:
+    pool = [v for v in vendors if v["vendor_id"] not in FIXED_VENDORS]
+    for v in rng.sample(pool, round(DIVERGENT_SHARE * len(vendors))):
+        system = rng.choices(["vista", "intacct", "procore"], weights=[45, 35, 20])[0]
+        name, why = _variant(rng, v, system)
+        if name == v["names"][system]:
+            name, why = _typo(name, rng), f"{system} name was keyed with a typo"
+        v["names"][system] = name
+        others = [SYSTEM_APPS[s] for s in SYSTEM_APPS if s != system]
+        divergences.append({
+            "entity": "vendor", "key": v["vendor_id"], "field": f"names.{system}",
+            "systems": [SYSTEM_APPS[system]] + others, "family": SYSTEM_FAMILY[system],
+            "why": f"{why}; the other systems spell '{v['legal_name']}'.",
+        })

@@ -1,0 +1,1 @@
+"""Task families: metadata, instances, instruction, oracle and evaluator, one module per family."""

@@ -1,0 +1,259 @@
+"""The Company-A book: determinism, the paper's fixed identifiers, sizes and referential integrity."""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+
+from seeds.book import SNAPSHOT, dumps, generate_book, load_book
+
+MONEY = re.compile(r"^-?\d+\.\d{2}$")
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+CLOCK_DATE, CLOCK = "2026-06-30", "2026-06-30T17:00:00Z"
+SYNC_JOBS = ["1042", "2014", "2041", "2200", "3100", "4012"]
+
+
+@pytest.fixture(scope="module")
+def book():
+    return generate_book(7)
+
+
+def by(records, key):
+    return {r[key]: r for r in records}
+
+
+def test_generation_is_deterministic_and_matches_frozen_snapshot(book):
+    assert dumps(generate_book(7)) == dumps(book)
+    assert SNAPSHOT.read_text(encoding="utf-8") == dumps(book)
+    assert load_book() == book
+    assert dumps(generate_book(8)) != dumps(book)
+
+
+def test_top_level_keys_and_meta(book):
+    assert set(book) == {"meta", "jobs", "cost_types", "cost_codes", "erp_cost_code_map", "vendors",
+                         "commitments", "requisitions", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
+                         "change_orders", "prime_contracts", "documents", "mail", "divergences"}
+    assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
+                            "email_domain": "companyA.com", "clock": CLOCK, "seed": 7, "version": 1}
+    assert [c["code"] for c in book["cost_types"]] == ["L", "M", "S", "E", "O"]
+
+
+def test_counts_in_range(book):
+    jobs = Counter(j["status"] for j in book["jobs"])
+    assert jobs["active"] == 31 and 6 <= jobs["closed"] <= 10
+    ranges = {"cost_codes": (50, 80), "vendors": (280, 360), "commitments": (250, 700),
+              "requisitions": (300, 2000), "job_cost": (5000, 8000), "ap_bills": (1500, 2600),
+              "gl_accounts": (60, 80), "documents": (600, 1100), "mail": (1200, 1800)}
+    for key, (lo, hi) in ranges.items():
+        assert lo <= len(book[key]) <= hi, key
+    per_job = Counter(c["job"] for c in book["commitments"])
+    for j in book["jobs"]:
+        if j["status"] == "active":
+            assert 8 <= per_job[j["job"]] <= 22, j["job"]
+    assert len(book["prime_contracts"]) == 31
+
+
+def test_values_are_canonical(book):
+    def walk(value, path=""):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                assert re.match(r"^[a-z][a-z0-9_]*$", k), (path, k)
+                walk(v, f"{path}.{k}")
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, path)
+        elif isinstance(value, str):
+            if DATE.match(value):
+                leaf = path.rsplit(".", 1)[-1]
+                if leaf not in ("coi_expires", "est_completion", "due_date", "expires", "effective"):
+                    assert value <= CLOCK_DATE, (path, value)
+            elif DATETIME.match(value):
+                assert value <= CLOCK, (path, value)
+    walk({k: v for k, v in book.items() if k != "erp_cost_code_map"})
+    money_fields = {"amount", "contract_amount", "retainage", "original_budget", "approved_changes",
+                    "forecast_to_complete", "scheduled_value", "original_amount", "total"}
+    for key in ("jobs", "commitments", "requisitions", "budget_lines", "job_cost", "ap_bills",
+                "change_orders", "prime_contracts"):
+        for r in book[key]:
+            for f in money_fields & set(r):
+                assert MONEY.match(r[f]), (key, f, r[f])
+
+
+def test_lists_sorted_by_natural_key(book):
+    keys = {"jobs": "job", "cost_codes": "code", "vendors": "vendor_id", "commitments": "number",
+            "requisitions": "requisition_id", "job_cost": "txn_id", "ap_bills": "bill_id", "gl_accounts": "account",
+            "change_orders": "co_id", "documents": "doc_id", "mail": "message_id", "divergences": "id"}
+    for key, field in keys.items():
+        values = [r[field] for r in book[key]]
+        assert values == sorted(values) and len(values) == len(set(values)), key
+
+
+def test_paper_identifiers(book):
+    jobs = by(book["jobs"], "job")
+    for j in ["1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012", "9140"]:
+        assert jobs[j]["status"] == "active"
+    assert jobs["9140"]["pm_email"] == "pm@companyA.com"
+    vendors = by(book["vendors"], "vendor_id")
+    jsm = vendors["V1001"]
+    assert (jsm["legal_name"], jsm["dba"], jsm["trade"]) == ("J.S. Morales Excavating, Inc.", "JSM Excavating",
+                                                            "excavation")
+    assert jsm["names"] == {"procore": "J.S. Morales Excavating, Inc.", "vista": "JS MORALES EXCAVATING INC",
+                            "intacct": "JS Morales Excavating Inc"}
+    for vid in ["V1000", "V1002", "V1003", "V1006", "V1007"]:
+        assert vendors[vid]["coi_expires"] < CLOCK_DATE
+    expired = [v for v in book["vendors"] if v["status"] == "active" and v["coi_expires"] < CLOCK_DATE]
+    assert sorted(v["vendor_id"] for v in expired) == ["V1000", "V1002", "V1003", "V1006", "V1007"]
+    commitments = by(book["commitments"], "number")
+    po = commitments["9140-75"]
+    assert (po["job"], po["vendor_id"], po["type"], po["status"], po["title"]) == (
+        "9140", "V1001", "purchase_order", "Approved", "Site excavation and haul-off")
+    assert [(l["cost_code"], l["cost_type"]) for l in po["lines"]] == [("31-200", "S")]
+    assert Decimal(po["amount"]) >= Decimal("14350.00")
+    walsh = commitments["SC-1042-0"]
+    assert walsh["amount"] == "632000.00" and walsh["job"] == "1042" and walsh["type"] == "subcontract"
+    assert vendors[walsh["vendor_id"]]["legal_name"].startswith("Walsh Electrical")
+    assert any(c["vendor_id"] == "V1001" and c["job"] != "9140" for c in book["commitments"])
+    assert [c["number"] for c in book["commitments"] if c["vendor_id"] == "V1001" and c["job"] == "9140"] == ["9140-75"]
+    assert any(c["job"] == "9140" and c["vendor_id"] != "V1001" and
+               any(l["cost_code"] == "31-200" for l in c["lines"]) for c in book["commitments"])
+    co = [c for c in book["change_orders"] if c["job"] == "3100" and c["amount"] == "101700.00"]
+    assert len(co) == 1 and co[0]["status"] == "pending"
+    etc = sum(Decimal(b["forecast_to_complete"]) for b in book["budget_lines"] if b["job"] == "1042")
+    assert etc == Decimal("3706560.00")
+    assert "31-200" in by(book["cost_codes"], "code")
+
+
+def test_jsm_invoice_document_and_mail(book):
+    docs = [d for d in book["documents"] if d["name"] == "JSM-88421.pdf"]
+    assert len(docs) == 1
+    doc = docs[0]
+    assert doc["kind"] == "invoice" and doc["folder"].startswith("/Projects/9140 - ") and \
+        doc["folder"].endswith("/AP Invoices")
+    f = doc["fields"]
+    assert (f["vendor_name"], f["invoice_number"], f["po_number"], f["total"], f["job"]) == (
+        "JSM Excavating", "JSM-88421", "9140-75", "14350.00", "9140")
+    assert sum(Decimal(l["amount"]) for l in f["lines"]) == Decimal("14350.00")
+    msgs = [m for m in book["mail"] if m["from_email"] == "ap@jsmexcavating.com" and "Invoice JSM-88421" in m["subject"]]
+    assert len(msgs) == 1 and msgs[0]["folder"] == "Inbox"
+    assert msgs[0]["attachments"] == [{"name": "JSM-88421.pdf", "doc_id": doc["doc_id"]}]
+    jsm_bills = [b for b in book["ap_bills"] if b["vendor_id"] == "V1001"]
+    assert jsm_bills and all(b["invoice_number"].startswith("JSM-88") or b["invoice_number"].startswith("JSM-87")
+                             for b in jsm_bills)
+    assert "JSM-88421" not in {b["invoice_number"] for b in book["ap_bills"]}
+    assert any(b["commitment"] == "9140-75" and b["status"] == "paid" for b in jsm_bills)
+    others = [d for d in book["documents"] if d["folder"] == doc["folder"] and d["doc_id"] != doc["doc_id"]]
+    assert any(d["fields"]["vendor_name"] != "JSM Excavating" for d in others)
+    assert any(d["kind"] == "invoice" and d["fields"]["vendor_name"] == "JSM Excavating" and d["fields"]["job"] != "9140"
+               for d in book["documents"])
+
+
+def test_referential_integrity(book):
+    jobs, vendors = by(book["jobs"], "job"), by(book["vendors"], "vendor_id")
+    codes, types = by(book["cost_codes"], "code"), {t["code"] for t in book["cost_types"]}
+    commitments, docs = by(book["commitments"], "number"), by(book["documents"], "doc_id")
+    assert [m["code"] for m in book["erp_cost_code_map"]] == sorted(codes)
+    for c in book["commitments"]:
+        assert c["job"] in jobs and c["vendor_id"] in vendors
+        assert Decimal(c["amount"]) == sum(Decimal(l["amount"]) for l in c["lines"])
+        assert c["retainage_pct"] == ("10.00" if c["type"] == "subcontract" else "0.00")
+        num = c["number"]
+        assert re.match(rf"^SC-{c['job']}-\d+$", num) if c["type"] == "subcontract" else re.match(rf"^{c['job']}-\d\d$", num)
+        for l in c["lines"]:
+            assert l["cost_code"] in codes and l["cost_type"] in types
+    for r in book["requisitions"]:
+        c = commitments[r["commitment"]]
+        assert c["type"] == "subcontract" and c["job"] == r["job"] and c["vendor_id"] == r["vendor_id"]
+        assert Decimal(r["retainage"]) == (Decimal(r["amount"]) * Decimal(c["retainage_pct"]) / 100).quantize(Decimal("0.01"), ROUND_HALF_UP)
+        if r["status"] == "paid":
+            assert r["erp_sync"] == "synced"
+        if r["status"] in ("draft", "under_review", "revise_and_resubmit"):
+            assert r["erp_sync"] == "not_synced" and r["approved_date"] is None
+    for key in ("budget_lines", "job_cost", "ap_bills"):
+        for r in book[key]:
+            assert r["job"] in jobs and r["cost_code"] in codes and r["cost_type"] in types, key
+    for b in book["ap_bills"]:
+        assert b["vendor_id"] in vendors and (b["commitment"] is None or b["commitment"] in commitments)
+    for t in book["job_cost"]:
+        assert (t["vendor_id"] in vendors) if t["source"] == "AP" else t["vendor_id"] is None
+    for p in book["prime_contracts"]:
+        assert p["original_amount"] == jobs[p["job"]]["contract_amount"]
+        assert sum(Decimal(l["scheduled_value"]) for l in p["lines"]) == Decimal(p["original_amount"])
+    for d in book["documents"]:
+        if d["kind"] == "invoice":
+            assert sum(Decimal(l["amount"]) for l in d["fields"]["lines"]) == Decimal(d["fields"]["total"])
+    for m in book["mail"]:
+        for a in m["attachments"]:
+            assert docs[a["doc_id"]]["name"] == a["name"]
+    for c in book["change_orders"]:
+        assert c["job"] in jobs
+
+
+def test_synced_requisitions_have_exactly_one_bill(book):
+    bills = defaultdict(list)
+    for b in book["ap_bills"]:
+        bills[(b["vendor_id"], b["invoice_number"])].append(b)
+    for r in book["requisitions"]:
+        match = [b for b in bills.get((r["vendor_id"], r["invoice_number"]), [])
+                 if b["amount"] == r["amount"] and b["commitment"] == r["commitment"]]
+        assert len(match) == (1 if r["erp_sync"] == "synced" else 0), r
+
+
+@pytest.mark.parametrize("job", SYNC_JOBS)
+def test_sync_job_has_work_and_distractors(book, job):
+    reqs = [r for r in book["requisitions"] if r["job"] == job]
+    work = [r for r in reqs if r["status"] == "approved" and r["erp_sync"] == "not_synced"]
+    assert 2 <= len(work) <= 5 and len({r["commitment"] for r in work}) >= 2
+    assert sum(r["status"] == "approved" and r["erp_sync"] == "synced" for r in reqs) >= 2
+    assert any(r["status"] == "under_review" and r["erp_sync"] == "not_synced" for r in reqs)
+
+
+def test_vendor_identity_is_fragmented_and_registered(book):
+    from seeds.vendors import intacct_name, vista_name
+    registry = {(d["entity"], d["key"], d["field"]) for d in book["divergences"]}
+    diverged = 0
+    for v in book["vendors"]:
+        expected = {"procore": v["legal_name"], "vista": vista_name(v["legal_name"]),
+                    "intacct": intacct_name(v["legal_name"])}
+        for system, name in v["names"].items():
+            if name != expected[system]:
+                diverged += 1
+                assert ("vendor", v["vendor_id"], f"names.{system}") in registry
+    assert 25 <= diverged <= 50
+    assert len({v["tin"] for v in book["vendors"]}) == len(book["vendors"])
+    assert len({v["procore_vendor_id"] for v in book["vendors"]}) == len(book["vendors"])
+    assert len({v["vista_vendor"] for v in book["vendors"]}) == len(book["vendors"])
+    names = {v["legal_name"] for v in book["vendors"]}
+    assert {"J&M Site Services, LLC", "JSM Electric Supply, Inc."} <= names
+
+
+def test_cost_code_map_divergences_registered(book):
+    registry = {(d["key"], d["field"]) for d in book["divergences"] if d["entity"] == "cost_code"}
+    remapped = 0
+    for m in book["erp_cost_code_map"]:
+        assert m["procore_code"] == m["code"] and m["intacct_task"] == m["code"]
+        assert re.match(r"^\d{5}-\d{3}-$", m["vista_phase"])
+        if m["vista_phase"] != m["code"].replace("-", "") + "-000-":
+            remapped += 1
+            assert (m["code"], "vista_phase") in registry
+    assert 0.10 <= remapped / len(book["erp_cost_code_map"]) <= 0.20
+    assert by(book["erp_cost_code_map"], "code")["31-200"]["vista_phase"] == "31200-000-"
+
+
+def test_divergence_entries_point_at_real_records(book):
+    vendors, codes = by(book["vendors"], "vendor_id"), by(book["erp_cost_code_map"], "code")
+    apps = {"procore", "vista_erp", "sage_intacct", "box", "outlook"}
+    for d in book["divergences"]:
+        assert set(d) == {"id", "entity", "key", "field", "systems", "family", "why"}
+        assert set(d["systems"]) <= apps and d["family"] and d["why"]
+        if d["entity"] == "vendor":
+            v = vendors[d["key"]]
+            if d["field"].startswith("names."):
+                assert d["field"].split(".")[1] in v["names"]
+            else:
+                assert v[d["field"]]
+        else:
+            assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
+    assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
