@@ -1,0 +1,78 @@
+"""Lookups and row shapes shared by Box's services (not tools themselves)."""
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import select
+
+from portals.core.errors import NotFound, ToolError
+
+from .models import File, Folder, MetadataValue
+from .pdf import render_pdf
+
+MAX_PER_PAGE = 100
+
+
+def check_paging(page: int, per_page: int) -> None:
+    if page < 1:
+        raise ToolError("Page must be 1 or more.", "page")
+    if not 1 <= per_page <= MAX_PER_PAGE:
+        raise ToolError(f"Per page must be between 1 and {MAX_PER_PAGE}.", "per_page")
+
+
+def get_file(session, file_id: int) -> File:
+    row = session.get(File, file_id)
+    if row is None:
+        raise NotFound(f"There is no file with id {file_id}.", "file_id")
+    return row
+
+
+def get_folder(session, folder_id: int) -> Folder:
+    row = session.get(Folder, folder_id)
+    if row is None:
+        raise NotFound(f"There is no folder with id {folder_id}.", "folder_id")
+    return row
+
+
+def folder_by_path(session, path: str) -> Folder:
+    clean = "/" + "/".join(p for p in path.strip().split("/") if p)
+    row = session.scalar(select(Folder).where(Folder.path == clean))
+    if row is None:
+        raise NotFound(f"There is no folder at {clean}.", "path")
+    return row
+
+
+def breadcrumbs(session, folder: Folder) -> list[dict]:
+    """The chain of folders from All Files down to this one."""
+    chain = []
+    current: Folder | None = folder
+    while current is not None:
+        chain.append({"id": current.id, "name": current.name})
+        current = session.get(Folder, current.parent_id) if current.parent_id is not None else None
+    return list(reversed(chain))
+
+
+def folder_summary(row: Folder) -> dict:
+    return {"type": "folder", "id": row.id, "name": row.name, "path": row.path}
+
+
+def file_summary(row: File, path: str | None = None) -> dict:
+    out = {"type": "file", "id": row.doc_id, "name": row.name, "kind": row.kind,
+           "created_at": row.created_at, "size": row.size, "folder_id": row.folder_id}
+    if path is not None:
+        out["path"] = path
+    return out
+
+
+def metadata_of(session, file_id: int) -> dict:
+    """Metadata instances on a file, as {template: {key: value}}."""
+    out: dict = {}
+    rows = session.scalars(select(MetadataValue).where(MetadataValue.file_id == file_id)
+                           .order_by(MetadataValue.template, MetadataValue.key))
+    for row in rows:
+        out.setdefault(row.template, {})[row.key] = row.value
+    return out
+
+
+def pdf_of(row: File) -> bytes:
+    return render_pdf(row.name, row.kind, row.created_at, json.loads(row.fields_json or "{}"), row.content)
