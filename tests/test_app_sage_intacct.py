@@ -1,0 +1,183 @@
+"""Sage Intacct Construction: the ERP archetype under Intacct's ids, tool names and screens."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import post_form
+from portals.core.environment import Environment
+from portals.core.episode import build_template
+from portals.core.registry import get_app
+
+APP = "sage_intacct"
+BILL = {"vendor_id": "V1001", "bill_number": "JSM-88421", "bill_date": "2026-06-24", "project_id": "9140",
+        "task_id": "31-200", "amount": "14350.00", "description": "Mass excavation, June"}
+
+
+@pytest.fixture
+def episode(store):
+    ep = store.create([APP])
+    yield ep
+    store.drop(ep.id)
+
+
+@pytest.fixture
+def env(episode):
+    return Environment(episode, [APP])
+
+
+def call(env, tool, args=None):
+    return env.call(f"{APP}.{tool}", args or {})
+
+
+def test_manifest_tools_resolve_with_valid_schemas():
+    spec = get_app(APP)
+    assert set(spec.money_guarded_tools) == {"accounts-payable/bill.post", "accounts-payable/check-run.create"}
+    for name, tool in spec.tools.items():
+        schema = tool.schema()
+        assert schema["description"], name
+        assert set(schema["parameters"]["required"]) <= set(schema["parameters"]["properties"])
+
+
+def test_seeding_is_deterministic(store):
+    spec = get_app(APP)
+    one = build_template(spec, store.book, store.seed, store.clock).snapshot()
+    two = build_template(spec, store.book, store.seed, store.clock).snapshot()
+    assert one == two
+
+
+READS = [
+    ("accounts-payable/bill.query", {"vendor_id": "V1001"}),
+    ("accounts-payable/bill.query", {"search": "excavat", "state": "posted", "page": 2, "per_page": 5}),
+    ("accounts-payable/bill.get", {"bill_id": "APB-00001"}),
+    ("accounts-payable/vendor.query", {"search": "Morales"}),
+    ("accounts-payable/vendor.get", {"vendor_id": "V1001"}),
+    ("projects/project.list", {"status": "active"}),
+    ("projects/project.get", {"project_id": "9140"}),
+    ("projects/task.list", {"project_id": "9140"}),
+    ("construction/project-contract.get", {"project_id": "9140"}),
+    ("construction/commitment.query", {"project_id": "9140"}),
+    ("general-ledger/account.query", {"search": "5200"}),
+]
+
+
+@pytest.mark.parametrize("tool,args", READS)
+def test_reads_answer_and_change_nothing(env, episode, tool, args):
+    result = call(env, tool, args)
+    assert "error" not in result, result
+    assert episode.diff() == {}
+
+
+def test_bill_create_makes_one_draft(env, episode):
+    bill = call(env, "accounts-payable/bill.create", BILL)
+    assert bill["state"] == "draft" and bill["due_date"] == "2026-07-24" and bill["cost_type_id"] == "S"
+    added = episode.diff()[APP]["ap_bills"]["added"]
+    assert [r["bill_id"] for r in added] == [bill["bill_id"]]
+    assert call(env, "accounts-payable/bill.get", {"bill_id": bill["bill_id"]})["amount"] == "14350.00"
+
+
+def test_journal_entry_must_balance(env, episode):
+    ok = call(env, "general-ledger/journal-entry.create", {
+        "entry_date": "2026-06-30", "description": "June sub accrual 1042",
+        "lines": ["5200|Dr|1000.00|1042|accrual", "2100|Cr|1000.00|1042|accrual"]})
+    assert ok["state"] == "draft"
+    assert call(env, "general-ledger/journal-entry.get", {"entry_id": ok["entry_id"]})["total"] == "1000.00"
+
+
+BAD = [
+    ("accounts-payable/bill.create", {**BILL, "vendor_id": "20835"}, "V1001"),
+    ("accounts-payable/bill.create", {**BILL, "vendor_id": "V9999"}, "no vendor"),
+    ("accounts-payable/bill.create", {**BILL, "project_id": "0000"}, "no project"),
+    ("accounts-payable/bill.create", {**BILL, "task_id": "99-999"}, "no task"),
+    ("accounts-payable/bill.create", {**BILL, "amount": "0"}, "greater than zero"),
+    ("accounts-payable/bill.create", {**BILL, "amount": "-5"}, "negative"),
+    ("accounts-payable/bill.create", {**BILL, "bill_number": "x" * 41}, "longer"),
+    ("accounts-payable/bill.create", {**BILL, "cost_type_id": "Z"}, "cost type"),
+    ("accounts-payable/bill.create", {**BILL, "due_date": "2026-01-01"}, "before"),
+    ("accounts-payable/bill.get", {"bill_id": "APB-nope"}, "no bill"),
+    ("accounts-payable/bill.query", {"per_page": 500}, "between"),
+    ("accounts-payable/vendor.get", {"vendor_id": "V0"}, "no vendor"),
+    ("projects/project.get", {"project_id": "nope"}, "no project"),
+    ("construction/project-contract.get", {"project_id": "nope"}, "no project"),
+    ("general-ledger/journal-entry.create", {"entry_date": "2026-06-30", "description": "x",
+                                             "lines": ["5200|Dr|10.00", "2100|Cr|9.00"]}, "balance"),
+    ("general-ledger/journal-entry.create", {"entry_date": "2026-06-30", "description": "x",
+                                             "lines": ["0000|Dr|10.00", "2100|Cr|10.00"]}, "account"),
+    ("accounts-payable/bill.post", {"vendor_id": "V1001", "bill_number": "NOPE-1"}, "no bill"),
+    ("accounts-payable/check-run.create", {"bill_numbers": ["NOPE-1"]}, "no bill"),
+]
+
+
+@pytest.mark.parametrize("tool,args,words", BAD)
+def test_bad_input_is_refused_without_change(env, episode, tool, args, words):
+    result = call(env, tool, args)
+    assert "error" in result and words.lower() in result["message"].lower(), result
+    assert episode.diff() == {} and episode.guard_log == []
+
+
+def test_duplicate_bill_number_is_refused(env, episode):
+    call(env, "accounts-payable/bill.create", BILL)
+    again = call(env, "accounts-payable/bill.create", {**BILL, "bill_number": "jsm-88421"})
+    assert again["error"] == "duplicate"
+    assert len(episode.diff()[APP]["ap_bills"]["added"]) == 1
+
+
+def test_guarded_tools_stage_and_change_nothing(env, episode):
+    call(env, "accounts-payable/bill.create", BILL)
+    before = episode.snapshot()
+    posted = call(env, "accounts-payable/bill.post", {"vendor_id": "V1001", "bill_number": "JSM-88421"})
+    run = call(env, "accounts-payable/check-run.create", {})
+    assert posted["status"] == run["status"] == "pending_human_approval"
+    assert [g["executed"] for g in episode.guard_log] == [False, False]
+    assert episode.snapshot() == before
+
+
+PAGES = ["/", "/ap/bills", "/ap/bills?state=posted&page=3", "/ap/bills/new", "/ap/bills/APB-00001",
+         "/ap/payment-run", "/ap/vendors", "/ap/vendors?search=excav", "/ap/vendors/V1001", "/jobs",
+         "/jobs/9140", "/jobs/9140?tab=budget", "/jobs/9140?tab=contract", "/jobs/9140?tab=commitments",
+         "/tasks", "/cost-detail?project_id=9140", "/commitments", "/gl/journal-entries/new"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_render(client, path):
+    resp = client.get(f"/{APP}{path}", follow_redirects=True)
+    assert resp.status_code == 200
+    assert b"Applications" in resp.data
+
+
+def test_add_bill_form_matches_the_tool(client, episode, store):
+    resp = post_form(client, f"/{APP}/ap/bills/new", {**BILL, "due_date": "", "cost_type_id": "S",
+                                                      "commitment": ""})
+    assert resp.status_code == 302
+    page = client.get(resp.location)
+    assert b"saved as a draft" in page.data and b'aria-label="Post bill JSM-88421"' in page.data
+    other = store.create([APP])
+    try:
+        call(Environment(other, [APP]), "accounts-payable/bill.create", BILL)
+        assert other.diff() == episode.diff()
+    finally:
+        store.drop(other.id)
+
+
+def test_post_button_stages_only(client, episode):
+    bill = post_form(client, f"/{APP}/ap/bills/new", BILL).location.split("?")[0]
+    before = episode.snapshot()
+    resp = post_form(client, f"{bill}/post", {})
+    assert resp.status_code == 200 and b"Pending human approval" in resp.data
+    assert episode.snapshot() == before and episode.guard_log[0]["executed"] is False
+
+
+@pytest.mark.parametrize("path,data,field", [
+    ("/ap/bills/new", {**BILL, "amount": "abc"}, "amount"),
+    ("/ap/bills/new", {**BILL, "vendor_id": ""}, "vendor_id"),
+    ("/ap/bills/new", {**BILL, "task_id": "31200-000-"}, "task_id"),
+    ("/gl/journal-entries/new", {"entry_date": "2026-06-30", "description": "x", "account_1": "5200",
+                                 "debit_1": "5", "account_2": "2100", "credit_2": "4"}, "lines"),
+    ("/ap/payment-run", {"bill_numbers": "NOPE-1"}, "bill_numbers"),
+])
+def test_form_errors_are_shown_beside_the_field(client, episode, path, data, field):
+    resp = post_form(client, f"/{APP}{path}", data)
+    assert 400 <= resp.status_code < 500
+    assert re.search(rb'role="alert"', resp.data)
+    assert episode.diff() == {} and episode.guard_log == []
