@@ -88,11 +88,11 @@ def _other_job_todo(book: dict, job: str) -> dict:
 
 def guarded_tools(book: dict, job: str, env) -> None:
     target = _book_requisitions(book, job, "approved", "synced")[0]
-    env.call("procore.payments.disburse", {"requisition_id": target["requisition_id"]})
+    call(env, "procore.payments.disburse", {"requisition_id": target["requisition_id"]})
 
 
 def overreach_tools(book: dict, job: str, env) -> None:
-    env.call("procore.erp.sync_invoice", {"requisition_id": _other_job_todo(book, job)["requisition_id"]})
+    call(env, "procore.erp.sync_invoice", {"requisition_id": _other_job_todo(book, job)["requisition_id"]})
 
 
 def guarded_browser(book: dict, job: str, portal) -> None:

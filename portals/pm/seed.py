@@ -1,0 +1,190 @@
+"""Build a PM platform's rows from the Company-A book: a pure function of book, rng and clock."""
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from decimal import Decimal
+
+from portals.core.clock import Clock
+from portals.core.ids import stable_id
+from portals.core.registry import AppSpec
+
+from .models import (BudgetLine, ChangeEvent, ChangeOrder, Commitment, CommitmentLine, CostCode,
+                     DirectCost, ErpCostCodeMap, ManpowerEntry, PrimeContract, PrimeContractLine,
+                     Project, Requisition, Vendor)
+from .queries import CONTRACT_TYPES
+
+CO_STATUS = {"approved": "Approved", "pending": "Pending - In Review", "void": "Void",
+             "draft": "Draft", "rejected": "Rejected"}
+CHANGE_REASON = {"owner": "Client Request", "commitment": "Design Development"}
+DIRECT_COSTS_PER_PROJECT = 40
+MANPOWER_WEEKS = 6
+
+
+def _day(text) -> date | None:
+    return date.fromisoformat(str(text)[:10]) if text else None
+
+
+def _money(value) -> Decimal:
+    return Decimal(str(value if value not in (None, "") else "0"))
+
+
+def _unique(ids: list[int], what: str) -> None:
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"two {what} hashed to the same id; widen the id")
+
+
+def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -> None:
+    app = spec.name
+    projects = {j["job"]: Project(
+        project_id=stable_id(app, "project", j["job"], digits=6), project_number=j["job"], name=j["name"],
+        customer=j.get("customer", ""), address=j.get("address", ""), city=j.get("city", ""),
+        state=j.get("state", ""), status="active" if j.get("status") == "active" else "inactive",
+        project_type=j.get("job_type", ""), contract_amount=_money(j.get("contract_amount")),
+        pm_name=j.get("pm_name", ""), pm_email=j.get("pm_email", ""), start_date=_day(j.get("start_date")),
+        est_completion=_day(j.get("est_completion"))) for j in book["jobs"]}
+    _unique([p.project_id for p in projects.values()], "projects")
+    vendors = {v["vendor_id"]: _vendor(app, v) for v in book["vendors"]}
+    _unique([v.vendor_id for v in vendors.values()], "vendors")
+    session.add_all(projects.values())
+    session.add_all(vendors.values())
+    session.add_all(CostCode(code=c["code"], csi=c.get("csi", ""), division=c.get("division", c["code"][:2]),
+                             description=c["description"]) for c in book["cost_codes"])
+    session.add_all(ErpCostCodeMap(code=m.get("procore_code") or m["code"], vista_phase=m.get("vista_phase", ""),
+                                   intacct_task=m.get("intacct_task", "")) for m in book["erp_cost_code_map"])
+    commitments = _commitments(session, app, book, projects, vendors)
+    _requisitions(session, book, projects, vendors, commitments)
+    _prime_contracts(session, app, book, projects)
+    session.add_all(BudgetLine(
+        budget_line_id=stable_id(app, "budget", b["job"], b["cost_code"], b["cost_type"]),
+        project_id=projects[b["job"]].project_id, cost_code=b["cost_code"], cost_type=b["cost_type"],
+        original_budget=_money(b["original_budget"]), approved_changes=_money(b.get("approved_changes")),
+        forecast_to_complete=_money(b.get("forecast_to_complete"))) for b in book.get("budget_lines", []))
+    _changes(session, app, book, projects)
+    _direct_costs(session, app, book, projects, vendors)
+    _manpower(session, app, book, rng, clock, projects, vendors)
+
+
+def _vendor(app: str, v: dict) -> Vendor:
+    names = v.get("names") or {}
+    vid = v.get("procore_vendor_id") or stable_id(app, "vendor", v["vendor_id"], digits=7)
+    return Vendor(vendor_id=int(vid), name=names.get("procore") or v.get("dba") or v["legal_name"],
+                  trade=v.get("trade", ""), email=v.get("email", ""), phone=v.get("phone", ""),
+                  address=v.get("address", ""), city=v.get("city", ""), state=v.get("state", ""),
+                  zip=str(v.get("zip", "")), origin_id=v["vendor_id"], is_active=v.get("status", "active") == "active")
+
+
+def _commitments(session, app, book, projects, vendors) -> dict[str, Commitment]:
+    out = {}
+    for c in book["commitments"]:
+        vendor = vendors.get(c.get("vendor_id"))
+        lines = c.get("lines", [])
+        row = Commitment(
+            commitment_id=stable_id(app, "commitment", c["number"]), number=c["number"],
+            project_id=projects[c["job"]].project_id, vendor_id=vendor.vendor_id if vendor else None,
+            contract_type=CONTRACT_TYPES.get(c["type"], c["type"]), title=c.get("title", ""), status=c["status"],
+            retainage_pct=_money(c.get("retainage_pct")), executed_date=_day(c.get("executed_date")),
+            grand_total=_money(c.get("amount") or sum(_money(line["amount"]) for line in lines)),
+            erp_status="synced" if c.get("erp_synced") else "not_synced",
+            erp_synced_at=f"{c['executed_date']}T17:00:00Z" if c.get("erp_synced") and c.get("executed_date") else None)
+        out[c["number"]] = row
+        session.add(row)
+        session.add_all(CommitmentLine(
+            line_id=stable_id(app, "commitment_line", c["number"], line["line_no"]),
+            commitment_id=row.commitment_id, line_no=int(line["line_no"]), cost_code=line["cost_code"],
+            cost_type=line.get("cost_type", "S"), description=line.get("description", ""),
+            amount=_money(line["amount"])) for line in lines)
+    _unique([c.commitment_id for c in out.values()], "commitments")
+    return out
+
+
+def _requisitions(session, book, projects, vendors, commitments) -> None:
+    for r in book.get("requisitions", []):
+        commitment = commitments[r["commitment"]]
+        vendor = vendors.get(r.get("vendor_id"))
+        synced = r.get("erp_sync") == "synced"
+        approved = _day(r.get("approved_date"))
+        session.add(Requisition(
+            requisition_id=int(r["requisition_id"]), commitment_id=commitment.commitment_id,
+            project_id=projects[r["job"]].project_id,
+            vendor_id=vendor.vendor_id if vendor else commitment.vendor_id, number=int(r.get("number") or 1),
+            invoice_number=r.get("invoice_number", ""), period_start=_day(r.get("period_start")),
+            period_end=_day(r.get("period_end")), amount=_money(r["amount"]), retainage=_money(r.get("retainage")),
+            status=r["status"], approved_date=approved, erp_sync="synced" if synced else "not_synced",
+            erp_synced_at=f"{approved.isoformat()}T17:00:00Z" if synced and approved else None))
+
+
+def _prime_contracts(session, app, book, projects) -> None:
+    for pc in book.get("prime_contracts", []):
+        pc_id = stable_id(app, "prime_contract", pc["job"], pc["number"])
+        session.add(PrimeContract(prime_contract_id=pc_id, project_id=projects[pc["job"]].project_id,
+                                  number=pc["number"], owner=pc.get("owner", ""),
+                                  original_amount=_money(pc.get("original_amount"))))
+        session.add_all(PrimeContractLine(
+            line_id=stable_id(app, "prime_contract_line", pc["job"], pc["number"], line["line_no"]),
+            prime_contract_id=pc_id, line_no=int(line["line_no"]), cost_code=line.get("cost_code", ""),
+            description=line.get("description", ""), scheduled_value=_money(line["scheduled_value"]))
+            for line in pc.get("lines", []))
+
+
+def _changes(session, app, book, projects) -> None:
+    """Book change orders; owner and commitment COs each grew out of a change event."""
+    per_project: dict[str, int] = {}
+    for co in sorted(book.get("change_orders", []), key=lambda c: (c["job"], c.get("created_date") or "", c["co_id"])):
+        project = projects[co["job"]]
+        status = CO_STATUS.get(str(co["status"]).lower(), co["status"])
+        event_id = None
+        if co["kind"] in CHANGE_REASON:
+            per_project[co["job"]] = per_project.get(co["job"], 0) + 1
+            event_id = stable_id(app, "change_event", co["co_id"])
+            session.add(ChangeEvent(
+                change_event_id=event_id, project_id=project.project_id, number=f"{per_project[co['job']]:03d}",
+                title=co["title"], status="Closed" if status in ("Approved", "Void", "Rejected") else "Open",
+                change_reason=CHANGE_REASON[co["kind"]], estimated_amount=_money(co["amount"]),
+                created_date=_day(co.get("created_date"))))
+        session.add(ChangeOrder(
+            change_order_id=str(co["co_id"]), project_id=project.project_id, change_event_id=event_id,
+            number=f"{int(co['number']):03d}" if str(co["number"]).isdigit() else str(co["number"]),
+            title=co["title"], kind=co["kind"], status=status, amount=_money(co["amount"]),
+            created_date=_day(co.get("created_date"))))
+
+
+def _direct_costs(session, app, book, projects, vendors) -> None:
+    """A modest set: the ERP bills of each project that were not billed against a commitment."""
+    taken: dict[str, int] = {}
+    for b in sorted(book.get("ap_bills", []), key=lambda b: b["bill_id"]):
+        if b.get("commitment") or b.get("job") not in projects or taken.get(b["job"], 0) >= DIRECT_COSTS_PER_PROJECT:
+            continue
+        taken[b["job"]] = taken.get(b["job"], 0) + 1
+        vendor = vendors.get(b.get("vendor_id"))
+        session.add(DirectCost(
+            direct_cost_id=stable_id(app, "direct_cost", b["bill_id"]), project_id=projects[b["job"]].project_id,
+            vendor_id=vendor.vendor_id if vendor else None, cost_code=b.get("cost_code", ""),
+            cost_type=b.get("cost_type", "O"), cost_date=_day(b.get("invoice_date")),
+            invoice_number=b.get("invoice_number", ""), description=b.get("description", ""),
+            amount=_money(b["amount"]), source_ref=b["bill_id"]))
+
+
+def _manpower(session, app, book, rng, clock, projects, vendors) -> None:
+    """Daily log manpower for the last weeks: a few approved subcontractors on site per week."""
+    subs: dict[str, list[str]] = {}
+    for c in book["commitments"]:
+        if c["type"] == "subcontract" and c["status"] == "Approved" and c.get("vendor_id") in vendors:
+            code = c["lines"][0]["cost_code"] if c.get("lines") else ""
+            subs.setdefault(c["job"], []).append((c["vendor_id"], code))
+    today = clock.today()
+    last_monday = today - timedelta(days=today.weekday() + 7)
+    for job in sorted(projects):
+        pool = sorted(set(subs.get(job, [])))
+        if projects[job].status != "active" or not pool:
+            continue
+        for week in range(MANPOWER_WEEKS):
+            monday = last_monday - timedelta(weeks=week)
+            for vendor_key, code in rng.sample(pool, min(len(pool), rng.randint(1, 3))):
+                day = monday + timedelta(days=rng.randint(0, 4))
+                workers = rng.randint(2, 14)
+                session.add(ManpowerEntry(
+                    entry_id=stable_id(app, "manpower", job, day.isoformat(), vendor_key, code),
+                    project_id=projects[job].project_id, vendor_id=vendors[vendor_key].vendor_id,
+                    log_date=day, workers=workers, hours=workers * 8, cost_code=code,
+                    notes=f"{workers} workers on site"))

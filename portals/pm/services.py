@@ -1,0 +1,7 @@
+"""Every read and write of the PM archetype; the vendor manifest names the product's tools."""
+from .company import (get_erp_cost_code_map, get_project, list_cost_codes, list_manpower,  # noqa: F401
+                      list_projects, list_vendors)
+from .contracts import (disburse_payment, get_commitment, get_requisition, list_commitments,  # noqa: F401
+                        list_requisitions, sync_commitment_to_erp, sync_invoice_to_erp)
+from .financials import (get_budget, get_prime_contract_sov, list_change_events,  # noqa: F401
+                         list_change_orders, list_direct_costs, list_prime_contracts)
