@@ -28,7 +28,7 @@ run: install
 	$(VENV)/bin/cfab run --policy $(POLICY) --transport $(TRANSPORT) --k $(K) --out results/$(POLICY)-$(TRANSPORT).json
 
 test: install
-	$(PY) -m pytest -q -p no:cacheprovider tests e2e
+	$(PY) -m pytest -q tests e2e
 
 bench: install
 	$(VENV)/bin/cfab bench --out results/bench.json
