@@ -5,6 +5,7 @@ Chromium (`/usr/bin/chromium`, or `CFAB_CHROMIUM`) with the flags a closed netwo
 """
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import threading
@@ -30,7 +31,9 @@ def chromium_path() -> str:
 class PortalServer:
     """The Flask portal app served from a background thread on 127.0.0.1 (port 0 = any free)."""
 
-    def __init__(self, flask_app, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, flask_app, host: str = "127.0.0.1", port: int = 0, quiet: bool = True):
+        if quiet:  # one log line per request drowns the results table
+            logging.getLogger("werkzeug").setLevel(logging.WARNING)
         self.app = flask_app
         self._server = make_server(host, port, flask_app, threaded=True)
         self.host, self.port = host, self._server.server_port

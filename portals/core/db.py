@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from sqlalchemy import MetaData, event
+from sqlalchemy import MetaData, event, inspect
 from sqlalchemy.orm import Session
 
 from .errors import MoneyMovementRefused
@@ -63,13 +63,31 @@ def restore(conn: sqlite3.Connection, blob: bytes, pks: dict[str, str]) -> None:
 
 
 def track_changes(session: Session) -> None:
-    """Record in session.info['dirty'] the tables a flush touches, so diffs read only those."""
-    session.info.setdefault("dirty", set())
+    """Record in session.info['dirty'] the rows a flush touches ({table: {pk, ...}}).
+
+    Diffs then read only those rows: grading costs what the agent changed, not the book's size.
+    """
+    session.info.setdefault("dirty", {})
 
     @event.listens_for(session, "after_flush")
     def _after_flush(sess, _ctx):
         for obj in list(sess.new) + list(sess.dirty) + list(sess.deleted):
-            sess.info["dirty"].add(obj.__table__.name)
+            state = inspect(obj)
+            key = state.identity or state.mapper.primary_key_from_instance(obj)
+            sess.info["dirty"].setdefault(obj.__table__.name, set()).add(key[0])
+
+
+def read_rows(conn: sqlite3.Connection, table: str, pk: str, keys) -> list[dict]:
+    """The current rows of `table` whose primary key is in `keys`, in key order."""
+    keys = sorted(keys)
+    rows: list[dict] = []
+    for start in range(0, len(keys), 500):  # stay under SQLite's bound-parameter limit
+        chunk = keys[start:start + 500]
+        marks = ",".join("?" for _ in chunk)
+        cur = conn.execute(f'SELECT * FROM "{table}" WHERE "{pk}" IN ({marks}) ORDER BY "{pk}"', chunk)
+        names = [d[0] for d in cur.description]
+        rows.extend(dict(zip(names, row)) for row in cur.fetchall())
+    return sorted(rows, key=lambda r: r[pk])
 
 
 def guard_money_rows(session: Session) -> None:

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from .clock import Clock
-from .db import canonical_json, guard_money_rows, read_table, read_tables, snapshot_bytes, restore, track_changes
+from .db import guard_money_rows, read_rows, read_table, read_tables, restore, snapshot_bytes, track_changes
 from .ids import app_rng, run_seed
 from .registry import AppSpec, get_app, load_apps
 
@@ -77,7 +77,8 @@ class AppInstance:
         self.spec = template.spec
         self.conn = _open(template.db_bytes)
         self.engine = create_engine("sqlite://", creator=lambda: self.conn, poolclass=StaticPool)
-        self.dirty: set[str] = set()
+        # {table: set of primary keys touched}, or {table: None} when any row may differ
+        self.dirty: dict[str, set | None] = {}
 
     def reset(self) -> None:
         self.conn.deserialize(self.template.db_bytes)
@@ -91,7 +92,9 @@ class AppInstance:
         try:
             yield session
             session.commit()
-            self.dirty |= session.info["dirty"]
+            for table, keys in session.info["dirty"].items():
+                if self.dirty.get(table, set()) is not None:
+                    self.dirty.setdefault(table, set()).update(keys)
         except BaseException:
             session.rollback()
             raise
@@ -103,13 +106,21 @@ class AppInstance:
 
     def restore(self, blob: bytes) -> None:
         restore(self.conn, blob, self.spec.pks)
-        self.dirty = set(self.spec.pks)  # a restored db may differ anywhere
+        self.dirty = {table: None for table in self.spec.pks}  # a restored db may differ anywhere
 
-    def changed_tables(self) -> tuple[dict, dict, dict]:
-        """(pk map, before rows, after rows) of the tables this episode touched."""
+    def changed_rows(self) -> tuple[dict, dict, dict]:
+        """(pk map, before rows, after rows) of just the rows this episode touched."""
         pks = {t: self.spec.pks[t] for t in sorted(self.dirty)}
-        before = {t: list(self.template.rows(t).values()) for t in pks}
-        after = read_tables(self.conn, pks)
+        before, after = {}, {}
+        for table, pk in pks.items():
+            template_rows = self.template.rows(table)
+            keys = self.dirty[table]
+            if keys is None:
+                before[table] = list(template_rows.values())
+                after[table] = read_tables(self.conn, {table: pk})[table]
+                continue
+            before[table] = [template_rows[k] for k in sorted(keys) if k in template_rows]
+            after[table] = read_rows(self.conn, table, pk, keys)
         return pks, before, after
 
     def close(self) -> None:
@@ -154,7 +165,7 @@ class Episode:
             for name, inst in self.apps.items():
                 if not inst.dirty:
                     continue
-                pks, before, after = inst.changed_tables()
+                pks, before, after = inst.changed_rows()
                 app_diff = diff_tables(pks, before, after)
                 if app_diff:
                     out[name] = app_diff
