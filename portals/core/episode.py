@@ -7,6 +7,7 @@ side by side in one store; each has its own connections, call log and guard log.
 """
 from __future__ import annotations
 
+import hashlib
 import secrets
 import sqlite3
 import threading
@@ -18,7 +19,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from .clock import Clock
-from .db import guard_money_rows, read_rows, read_table, read_tables, restore, snapshot_bytes, track_changes
+from . import template_cache
+from .db import canonical_json, guard_money_rows, read_rows, read_table, read_tables, restore, snapshot_bytes, track_changes
 from .ids import app_rng, run_seed
 from .registry import AppSpec, get_app, load_apps
 
@@ -189,12 +191,27 @@ class EpisodeStore:
         self.templates: dict[str, AppTemplate] = {}
         self.episodes: dict[str, Episode] = {}
         self._lock = threading.Lock()
+        self._book_digest: str | None = None
 
     def template(self, app: str) -> AppTemplate:
         with self._lock:
             if app not in self.templates:
-                self.templates[app] = build_template(get_app(app), self.book, self.seed, self.clock)
+                self.templates[app] = self._cached_or_built(app)
             return self.templates[app]
+
+    def _cached_or_built(self, app: str) -> AppTemplate:
+        spec = get_app(app)
+        if not template_cache.enabled():
+            return build_template(spec, self.book, self.seed, self.clock)
+        if self._book_digest is None:
+            self._book_digest = hashlib.sha256(canonical_json(self.book)).hexdigest()
+        cache_key = template_cache.key(app, self._book_digest, self.seed, self.clock.iso())
+        data = template_cache.load(app, cache_key)
+        if data is not None:
+            return AppTemplate(spec, data)
+        template = build_template(spec, self.book, self.seed, self.clock)
+        template_cache.save(app, cache_key, template.db_bytes)
+        return template
 
     def create(self, apps: list[str] | None = None) -> Episode:
         names = sorted(apps or load_apps())
