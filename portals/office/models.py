@@ -13,6 +13,8 @@ class Message(Base):
     """A mail message. Address lists and categories are canonical JSON text lists."""
 
     __tablename__ = "messages"
+    # A message lands in Sent Items only when a person sends it; the guard stages sends.
+    __money_states__ = {"folder": {"Sent Items"}}
 
     message_id: Mapped[str] = mapped_column(String(80), primary_key=True)
     folder: Mapped[str] = mapped_column(String(40), index=True)
