@@ -71,3 +71,23 @@ def test_reset_restores_after_a_change(store, name):
         assert Environment(episode, [name]).tools()
     finally:
         store.drop(episode.id)
+
+
+@pytest.mark.parametrize("name", APPS)
+def test_the_six_capabilities_through_app_service(store, name):
+    """seed is a pure function; reset(snapshot()) is the identity; diff and guard log agree."""
+    from portals.core.contract import AppService
+
+    episode = store.create([name])
+    try:
+        service = AppService(episode, name)
+        start = service.snapshot()
+        service.seed(store.book, store.seed, store.clock)
+        assert service.snapshot() == start, "re-seeding with the same inputs must give the same bytes"
+        service.reset(start)
+        assert service.snapshot() == start
+        assert service.state_diff(start, service.snapshot()) == {}
+        assert set(service.tools()) == set(load_apps()[name].tools)
+        assert service.guarded_calls() == []
+    finally:
+        store.drop(episode.id)
