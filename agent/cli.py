@@ -13,36 +13,121 @@ def main():
 
 
 @main.command()
-@click.option("--policy", default="oracle", show_default=True, help="oracle, noop or eager.")
+@click.option("--policy", default="oracle", show_default=True, help="oracle, noop, eager, llm-tools or llm-browser.")
 @click.option("--transport", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
 @click.option("--k", "k", type=click.IntRange(1, 100), default=1, show_default=True, help="Runs per task.")
 @click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families, e.g. 'cf_H_*'.")
 @click.option("--out", default=None, help="Results JSON path (default results/<policy>-<transport>.json).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def run(policy, transport, k, pattern, out, quiet):
+@click.option("--model", default=None, help="Model name for llm-tools / llm-browser.")
+@click.option("--base-url", default=None, help="OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama, a router).")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+              help="Name of the environment variable holding the API key.")
+@click.option("--max-steps", type=click.IntRange(1, 500), default=24, show_default=True,
+              help="Model turns per run.")
+@click.option("--screenshots", is_flag=True, help="llm-browser: send a screenshot with each observation.")
+@click.option("--price-in", type=float, default=None, help="USD per million input tokens (overrides the table).")
+@click.option("--price-out", type=float, default=None, help="USD per million output tokens (overrides the table).")
+@click.option("--max-cost", type=float, default=None, help="Stop starting runs once this many USD are spent.")
+@click.option("--max-retries", type=click.IntRange(0, 20), default=4, show_default=True,
+              help="Retries on 429 / 5xx / connection errors, with exponential backoff.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Episodes run concurrently (threads).")
+@click.option("--judge-model", default=None, help="Model for the L3 narrative judge (tasks with a judge rubric).")
+@click.option("--judge-base-url", default=None, help="Judge endpoint (default: --base-url).")
+def run(policy, transport, k, pattern, out, quiet, model, base_url, api_key_env, max_steps,
+        screenshots, price_in, price_out, max_cost, max_retries, workers, judge_model, judge_base_url):
     """Run a policy over the suite and print pass^1 / pass^k."""
     from tasks.registry import select
 
-    from .policies import make_policy
+    from .policies import MODEL_POLICIES, make_policy
     from .report import print_table
     from .runner import run_suite
 
+    options = {}
+    if policy in MODEL_POLICIES:
+        options = {"model": model, "base_url": base_url, "api_key_env": api_key_env,
+                   "max_steps": max_steps, "price_in": price_in, "price_out": price_out,
+                   "max_retries": max_retries}
+        if policy == "llm-browser":
+            options["screenshots"] = screenshots
+        import os
+
+        if base_url is None and not os.environ.get(api_key_env):
+            raise click.UsageError(f"no API key in ${api_key_env} (or pass --base-url for a local server)")
+        expected = "browser" if policy == "llm-browser" else "tools"
+        if transport != expected:
+            raise click.UsageError(f"--policy {policy} runs on --transport {expected}")
+    elif model:
+        raise click.UsageError("--model applies to the llm-tools and llm-browser policies")
     try:
         chosen = select(pattern)
-        agent = make_policy(policy)
+        agent = make_policy(policy, **options)
     except (LookupError, KeyError) as err:
         raise click.UsageError(str(err.args[0] if err.args else err))
-    out = out or f"results/{policy}-{transport}.json"
-    results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet)
+    client = getattr(agent, "client", None)
+    if max_cost is not None and client is not None and not client.price.known:
+        raise click.UsageError(f"no price known for {model!r}: pass --price-in/--price-out "
+                               "so --max-cost can be enforced")
+    judge = _make_judge(judge_model, judge_base_url or base_url, api_key_env, max_retries)
+    tag = policy if not model else f"{policy}-{model.replace('/', '_').replace(':', '_')}"
+    out = out or f"results/{tag}-{transport}.json"
+    results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet, workers=workers,
+                        max_cost=max_cost, judge=judge)
     print_table(results)
     click.echo(f"results written to {out}")
+
+
+def _make_judge(model, base_url, api_key_env, max_retries):
+    """A reply -> verdict function for tasks whose evaluator carries a judge rubric."""
+    if not model:
+        return None
+    from grader.judge import judge_reply
+
+    from .llm.client import ChatClient
+
+    client = ChatClient(model, base_url=base_url, api_key_env=api_key_env, max_retries=max_retries)
+    return lambda reply, rubric, instruction=None: judge_reply(client, reply, rubric, instruction)
+
+
+@main.command(name="judge-calibrate")
+@click.option("--model", required=True, help="Judge model.")
+@click.option("--base-url", default=None, help="OpenAI-compatible endpoint.")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True)
+@click.option("--file", "path", default=None, help="Labelled JSONL (default: grader/calibration/judge_calibration.jsonl).")
+@click.option("--threshold", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="A judge score at or above this counts as pass.")
+@click.option("--out", default=None, help="Also write the full report as JSON here.")
+def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
+    """Score the labelled replies with the judge; print agreement and Cohen's kappa."""
+    import os
+
+    from grader.judge import calibrate, load_items
+
+    from .llm.client import ChatClient
+    from .runner import write_json_atomic
+
+    path = path or os.path.join(os.path.dirname(__file__), "..", "grader", "calibration",
+                                "judge_calibration.jsonl")
+    report = calibrate(ChatClient(model, base_url=base_url, api_key_env=api_key_env),
+                       load_items(path), threshold)
+    for row in report["items"]:
+        mark = "=" if (row["label"] == "pass") == row["judge_pass"] else "x"
+        score = "  -  " if row["score"] is None else f"{row['score']:.2f}"
+        click.echo(f"{mark} {str(row['id']):16} human={row['label']:4} judge={score}  {row['reason'][:70]}")
+    click.echo(f"n={report['n']} accuracy={report['accuracy']:.2f} kappa={report['kappa']:.3f} "
+               f"(threshold {threshold}; unscored {len(report['unscored'])})")
+    if out:
+        write_json_atomic(out, report)
 
 
 @main.command()
 @click.option("--port", type=click.IntRange(0, 65535), default=8300, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
-def serve(port, host):
-    """Serve every portal on loopback for a person to click through."""
+@click.option("--recordings", type=click.Path(file_okay=False), default=None,
+              help="Where finished task episodes write trajectories (default ./recordings in the repo).")
+def serve(port, host, recordings):
+    """Serve the task launcher and every portal on loopback for people to work tasks."""
     from portals.core.episode import EpisodeStore
     from portals.core.web import create_app
 
@@ -50,12 +135,65 @@ def serve(port, host):
 
     store = EpisodeStore()
     app = create_app(store)
+    if recordings:
+        app.config["CFAB_RECORDINGS"] = recordings
     server = PortalServer(app, host, port)
     click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {app.extensions['cfab_admin_token']})")
     try:
         server._server.serve_forever()
     except KeyboardInterrupt:
         pass
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--transport", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
+def replay(file, transport):
+    """Replay a recorded trajectory on a fresh episode and print its verdict."""
+    from portals.core.recording import TrajectoryError, load
+
+    from .replay import replay as replay_run
+
+    try:
+        trajectory = load(file)
+    except TrajectoryError as err:
+        raise click.UsageError(str(err))
+    run = replay_run(trajectory, transport)
+    _print_run(trajectory["instance_id"], transport, run)
+    sys.exit(0 if run["passed"] else 1)
+
+
+def _print_run(instance_id: str, transport: str, run: dict) -> None:
+    click.echo(f"{instance_id} via {transport}: {'PASSED' if run['passed'] else 'NOT PASSED'} "
+               f"score {run['score']:.2f}")
+    for line in run["verdict"]:
+        click.echo(f"  {line}")
+
+
+@main.group()
+def gold():
+    """Gold trajectories: recordings proven on both transports, kept in tasks/gold/."""
+
+
+@gold.command(name="add")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--gold-dir", type=click.Path(file_okay=False), default=None, help="Default tasks/gold/.")
+def gold_add(file, gold_dir):
+    """Promote a recording to its task's gold if it passes on replay through tools and browser."""
+    from portals.core.recording import TrajectoryError
+
+    from .gold import promote
+
+    try:
+        result = promote(file, gold_dir)
+    except TrajectoryError as err:
+        raise click.UsageError(str(err))
+    for transport, run in result["runs"].items():
+        _print_run(result["instance_id"], transport, run)
+    if not result["promoted"]:
+        click.echo("not promoted: a gold trajectory must pass on both transports")
+        sys.exit(1)
+    click.echo(f"gold written to {result['path']}")
 
 
 @main.command(name="tasks")

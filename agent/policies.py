@@ -59,7 +59,35 @@ class EagerPolicy(Policy):
 POLICIES = {p.name: p for p in (OraclePolicy, NoopPolicy, EagerPolicy)}
 
 
+def _gold(**options) -> Policy:
+    """Replays the recorded gold trajectories; imported on use (agent.gold subclasses Policy)."""
+    from .gold import GoldPolicy
+    return GoldPolicy(**options)
+
+
+POLICIES["gold"] = _gold
+
+# Model-driven policies, imported on demand (they subclass Policy, so they import this module).
+MODEL_POLICIES = {"llm-tools": ("agent.llm.tools_agent", "LLMToolsPolicy"),
+                  "llm-browser": ("agent.llm.browser_agent", "LLMBrowserPolicy")}
+CLIENT_OPTIONS = ("model", "base_url", "api_key_env", "price_in", "price_out", "max_retries",
+                  "backoff", "timeout")
+
+
 def make_policy(name: str, **options) -> Policy:
+    """A policy by name. Model policies take client options (model, base_url, api_key_env,
+    price_in, price_out, max_retries) and loop options (max_steps, screenshots)."""
+    if name in MODEL_POLICIES:
+        import importlib
+
+        from .llm.client import ChatClient
+
+        if not options.get("model"):
+            raise KeyError(f"policy {name!r} needs a model (--model)")
+        client = ChatClient(**{k: v for k, v in options.items() if k in CLIENT_OPTIONS and v is not None})
+        module, cls = MODEL_POLICIES[name]
+        rest = {k: v for k, v in options.items() if k not in CLIENT_OPTIONS and v is not None}
+        return getattr(importlib.import_module(module), cls)(client, **rest)
     if name not in POLICIES:
-        raise KeyError(f"unknown policy {name!r}; choose from {', '.join(POLICIES)}")
+        raise KeyError(f"unknown policy {name!r}; choose from {', '.join([*POLICIES, *MODEL_POLICIES])}")
     return POLICIES[name](**options)

@@ -5,21 +5,46 @@ import click
 
 
 def _ci(ci) -> str:
-    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+    return "n/a" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def _rate(value) -> str:
+    return "    n/a" if value is None else f"{value:7.2f}"
 
 
 def print_table(results: dict) -> None:
     k = results["k"]
-    click.echo(f"\npolicy={results['policy']} transport={results['transport']} k={k} "
+    metered = any(run.get("tokens_in") for task in results["tasks"] for run in task["runs"])
+    model = f" model={results['model']}" if results.get("model") else ""
+    click.echo(f"\npolicy={results['policy']}{model} transport={results['transport']} k={k} "
                f"tasks={results['n_tasks']}")
-    click.echo(f"{'instance':36} {'domain':22} {'pass^1':>7} {'pass^' + str(k):>7}")
+    extra = f" {'tok/run':>9} {'cost$':>8}" if metered else ""
+    click.echo(f"{'instance':36} {'domain':22} {'pass^1':>7} {'pass^' + str(k):>7}{extra}")
     for task in results["tasks"]:
-        runs = [r["passed"] for r in task["runs"]]
-        p1 = sum(runs) / len(runs)
-        pk = 1.0 if all(runs) else 0.0
-        click.echo(f"{task['instance_id']:36} {task['domain']:22} {p1:7.2f} {pk:7.2f}")
+        runs = [r for r in task["runs"] if not r.get("infra_error")]
+        p1 = sum(r["passed"] for r in runs) / len(runs) if runs else None
+        pk = (1.0 if all(r["passed"] for r in runs) else 0.0) if len(runs) >= k else None
+        line = f"{task['instance_id']:36} {task['domain']:22} {_rate(p1)} {_rate(pk)}"
+        if metered and task["runs"]:
+            tokens = sum(r.get("tokens_in", 0) + r.get("tokens_out", 0) for r in task["runs"])
+            cost = sum(r.get("cost_usd", 0.0) for r in task["runs"])
+            line += f" {tokens / len(task['runs']):9.0f} {cost:8.4f}"
+        infra = len(task["runs"]) - len(runs)
+        click.echo(line + (f"  ({infra} infra error{'s' * (infra > 1)})" if infra else ""))
     click.echo("-" * 76)
     for domain, row in sorted(results["by_domain"].items()):
         click.echo(f"{'  ' + domain:59} {row['pass1']:7.2f} {row['passk']:7.2f}")
-    click.echo(f"{'overall':59} {results['pass1']:7.2f} {results['passk']:7.2f}")
+    click.echo(f"{'overall':59} {_rate(results['pass1'])} {_rate(results['passk'])}")
     click.echo(f"95% Wilson CI: pass^1 {_ci(results['pass1_ci'])}  pass^{k} {_ci(results['passk_ci'])}")
+    if "tokens_in" in results and (metered or results.get("n_infra_errors")):
+        n = max(1, results.get("n_runs", 1))
+        click.echo(f"tokens in/out {results['tokens_in']}/{results['tokens_out']} "
+                   f"({(results['tokens_in'] + results['tokens_out']) / n:.0f}/run), "
+                   f"steps {results['steps']}, cost ${results['cost_usd']:.4f}, "
+                   f"infra errors {results.get('n_infra_errors', 0)} (not scored)")
+    if results.get("unscored_tasks"):
+        click.echo(f"not scored (fewer than k graded runs): {', '.join(results['unscored_tasks'])}")
+    if results.get("stopped_early"):
+        stop = results["stopped_early"]
+        click.echo(f"stopped early: {stop['reason']} after {stop['after_instance']} "
+                   f"(${stop.get('spent_usd', 0):.4f} of ${stop.get('max_cost_usd', 0):.4f})")

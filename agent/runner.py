@@ -4,26 +4,30 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 import time
 import traceback
-from contextlib import ExitStack
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 
 from grader.grade import grade
 from grader.metrics import summarize
 from portals.core.environment import Environment
 from portals.core.episode import EpisodeStore
 
+from .accounting import Budget, InfraError, Meter
 from .browser import Portal, PortalServer, chromium
 
 
 class Harness:
     """Owns the episode store and, for the browser transport, the portal server and Chromium."""
 
-    def __init__(self, transport: str = "tools", store: EpisodeStore | None = None):
+    def __init__(self, transport: str = "tools", store: EpisodeStore | None = None, workers: int = 1):
         if transport not in ("tools", "browser"):
             raise ValueError("transport must be 'tools' or 'browser'")
         self.transport = transport
         self.store = store or EpisodeStore()
+        self.workers = workers
         self._stack = ExitStack()
         self.flask_app = None
         self.server = None
@@ -35,30 +39,54 @@ class Harness:
 
             self.flask_app = create_app(self.store)
             self.server = self._stack.enter_context(PortalServer(self.flask_app))
-            self.browser = self._stack.enter_context(chromium())
+            if self.workers == 1:  # with more workers, each brings its own (see worker_browser)
+                self.browser = self._stack.enter_context(chromium())
         return self
 
     def __exit__(self, *exc):
         self._stack.close()
 
-    def run_one(self, task, policy) -> dict:
-        """One attempt at one task on a fresh episode; never raises for the policy's failures."""
+    @contextmanager
+    def worker_browser(self):
+        """The Chromium a worker thread drives: sync Playwright objects belong to the thread
+        that made them, so a worker thread launches its own."""
+        if self.transport != "browser":
+            yield None
+        elif self.browser is not None:
+            yield self.browser
+        else:
+            with chromium() as browser:
+                yield browser
+
+    def run_one(self, task, policy, browser=None, judge=None) -> dict:
+        """One attempt at one task on a fresh episode; never raises for the policy's failures.
+
+        A model policy gets its own meter (tokens, steps, cost). A provider failure that
+        survived the client's retries is an infrastructure error: the run is recorded with
+        `infra_error` and left ungraded, since it says nothing about the agent.
+        """
+        browser = browser or self.browser
         episode = self.store.create(list(task.apps))
         episode.meta["apps"] = list(task.apps)
+        metered = getattr(policy, "uses_model", False)
+        meter = policy.client.meter() if metered else Meter()
+        extra = {"meter": meter} if metered else {}
         started = time.perf_counter()
-        reply, error = "", None
+        reply, error, infra = "", None, None
         context = None
         try:
             if self.transport == "tools":
-                reply = policy.run_tools(task, Environment(episode, list(task.apps))) or ""
+                reply = policy.run_tools(task, Environment(episode, list(task.apps)), **extra) or ""
             else:
                 from portals.core.web import enter_url
 
-                context = self.browser.new_context(viewport={"width": 1280, "height": 860})
+                context = browser.new_context(viewport={"width": 1280, "height": 860})
                 context.set_default_timeout(15000)
                 page = context.new_page()
                 page.goto(self.server.url + enter_url(self.flask_app, episode.id, "/"))
-                reply = policy.run_browser(task, Portal(page, self.server.url)) or ""
+                reply = policy.run_browser(task, Portal(page, self.server.url), **extra) or ""
+        except InfraError as exc:
+            infra = str(exc)
         except Exception as exc:  # a policy's crash is that run's failure, not the sweep's
             error = f"{type(exc).__name__}: {exc}"
             traceback.print_exc()
@@ -66,46 +94,114 @@ class Harness:
             if context is not None:
                 context.close()
         seconds = time.perf_counter() - started
-        result = grade(episode.diff(), list(episode.guard_log), reply, task.evaluator,
-                       list(episode.calls))
-        verdict = list(result.verdict)
-        if error:
-            verdict.insert(0, f"The policy stopped with an error: {error}")
-        run = {"passed": result.passed and error is None, "score": result.score if not error else 0.0,
-               "verdict": verdict, "reply": reply, "calls": list(episode.calls),
-               "guarded_calls": list(episode.guard_log), "seconds": round(seconds, 3)}
+        if infra:
+            run = {"passed": False, "score": 0.0, "infra_error": infra,
+                   "verdict": [f"Not scored: the model provider failed ({infra})"]}
+        else:
+            result = grade(episode.diff(), list(episode.guard_log), reply, task.evaluator,
+                           list(episode.calls))
+            verdict = list(result.verdict)
+            if error:
+                verdict.insert(0, f"The policy stopped with an error: {error}")
+            run = {"passed": result.passed and error is None,
+                   "score": result.score if not error else 0.0, "verdict": verdict}
+        run.update({"reply": reply, "calls": list(episode.calls),
+                    "guarded_calls": list(episode.guard_log), "seconds": round(seconds, 3)})
+        run.update(meter.to_run())
         if error:
             run["error"] = error
+        rubric = (task.evaluator.get("judge") or {}).get("rubric")
+        if rubric and not infra:  # L3: reported beside the grade, never part of it
+            run["judge"] = judge(reply, rubric, task.instruction) if judge else \
+                {"score": None, "reason": "no judge model configured (--judge-model)"}
         self.store.drop(episode.id)
         return run
 
 
 def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
-              progress: bool = True, store: EpisodeStore | None = None) -> dict:
-    """Run every task k times; write and return the results document."""
+              progress: bool = True, store: EpisodeStore | None = None, workers: int = 1,
+              max_cost: float | None = None, judge=None) -> dict:
+    """Run every task k times (on `workers` threads); write and return the results document.
+
+    `max_cost` (USD) is a ceiling: once spending reaches it no new run starts, runs already
+    under way finish, and `stopped_early` says where the sweep stopped.
+    """
     from tqdm import tqdm
 
-    records = []
-    with Harness(transport, store) as harness:
-        bar = tqdm(total=len(tasks) * k, disable=not progress, unit="run", desc=f"{policy.name}/{transport}")
-        for task in tasks:
-            runs = []
-            for _ in range(k):
-                runs.append(harness.run_one(task, policy))
-                bar.update(1)
-            records.append({"instance_id": task.instance_id, "domain": task.domain,
-                            "family": task.family, "difficulty": task.difficulty,
-                            "instruction": task.instruction, "apps": list(task.apps),
-                            "money_movement_guard": task.money_movement_guard, "runs": runs})
-        bar.close()
-    results = {"policy": policy.name, "transport": transport, "k": k, "n_tasks": len(tasks)}
-    summary = summarize({r["instance_id"]: [run["passed"] for run in r["runs"]] for r in records}, k,
-                        {r["instance_id"]: r["domain"] for r in records})
-    results.update({key: summary[key] for key in ("pass1", "passk", "pass1_ci", "passk_ci", "by_domain")})
+    jobs = [(task, attempt) for task in tasks for attempt in range(k)]
+    slots = {task.instance_id: [None] * k for task in tasks}
+    budget = Budget(max_cost)
+    lock = threading.Lock()
+    bar = tqdm(total=len(jobs), disable=not progress, unit="run", desc=f"{policy.name}/{transport}")
+
+    def next_job():
+        with lock:
+            if budget.exhausted() or not jobs:
+                return None
+            return jobs.pop(0)
+
+    with Harness(transport, store, workers) as harness:
+        def work():
+            with harness.worker_browser() as browser:
+                while (job := next_job()) is not None:
+                    task, attempt = job
+                    run = harness.run_one(task, policy, browser=browser, judge=judge)
+                    slots[task.instance_id][attempt] = run
+                    budget.charge(run["cost_usd"] + (run.get("judge") or {}).get("cost_usd", 0.0),
+                                  task.instance_id)
+                    bar.update(1)
+
+        if workers <= 1:
+            work()
+        else:
+            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cfab-run") as pool:
+                for future in [pool.submit(work) for _ in range(workers)]:
+                    future.result()  # re-raise a worker's unexpected exception here
+    bar.close()
+
+    records = [{"instance_id": task.instance_id, "domain": task.domain, "family": task.family,
+                "difficulty": task.difficulty, "instruction": task.instruction,
+                "apps": list(task.apps), "money_movement_guard": task.money_movement_guard,
+                "runs": [r for r in slots[task.instance_id] if r is not None]} for task in tasks]
+    results = {"policy": policy.name, "transport": transport, "k": k, "n_tasks": len(tasks),
+               "model": getattr(policy, "model", None), "workers": workers}
+    results.update(aggregate(records, k))
+    results.update(totals(records, policy, budget))
     results["tasks"] = records
     if out:
         write_json_atomic(out, results)
     return results
+
+
+def aggregate(records: list[dict], k: int) -> dict:
+    """pass^1 / pass^k over the runs that measured the agent: infrastructure errors are left
+    out, and a task with fewer than k such runs (provider failures, an early stop) is listed
+    in `unscored_tasks` instead of being counted."""
+    scored = {r["instance_id"]: [run["passed"] for run in r["runs"] if not run.get("infra_error")]
+              for r in records}
+    unscored = sorted(t for t, runs in scored.items() if len(runs) < k)
+    scored = {t: runs for t, runs in scored.items() if len(runs) >= k}
+    out = {"unscored_tasks": unscored, "n_scored_tasks": len(scored)}
+    if not scored:
+        return {**out, "pass1": None, "passk": None, "pass1_ci": None, "passk_ci": None, "by_domain": {}}
+    summary = summarize(scored, k, {r["instance_id"]: r["domain"] for r in records})
+    out.update({key: summary[key] for key in ("pass1", "passk", "pass1_ci", "passk_ci", "by_domain")})
+    return out
+
+
+def totals(records: list[dict], policy, budget: Budget) -> dict:
+    runs = [run for r in records for run in r["runs"]]
+    price = getattr(getattr(policy, "client", None), "price", None)
+    return {"n_runs": len(runs),
+            "n_infra_errors": sum(1 for run in runs if run.get("infra_error")),
+            "tokens_in": sum(run.get("tokens_in", 0) for run in runs),
+            "tokens_out": sum(run.get("tokens_out", 0) for run in runs),
+            "steps": sum(run.get("steps", 0) for run in runs),
+            "cost_usd": round(sum(run.get("cost_usd", 0.0) for run in runs), 6),
+            "judge_cost_usd": round(sum((run.get("judge") or {}).get("cost_usd", 0.0) for run in runs), 6),
+            "price_per_mtok": None if price is None else
+            {"in": price.usd_in, "out": price.usd_out, "known": price.known},
+            "max_cost_usd": budget.max_cost, "stopped_early": budget.stopped}
 
 
 def write_json_atomic(path: str, data: dict) -> None:

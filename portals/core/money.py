@@ -37,14 +37,14 @@ def parse_amount(value: object, field: str = "amount", *, allow_negative: bool =
         amount = Decimal(cleaned)
     except InvalidOperation:
         raise ToolError(f"{field} '{text[:40]}' is not an amount; write it like 14350.00.", field) from None
+    if abs(amount) >= MAX_AMOUNT:  # first: quantizing a 30-digit number overflows Decimal's context
+        raise ToolError(f"{field} {text[:40]} is too large.", field)
     if amount != amount.quantize(CENT, rounding=ROUND_HALF_UP):
-        raise ToolError(f"{field} {text} has more than two decimal places.", field)
+        raise ToolError(f"{field} {text[:40]} has more than two decimal places.", field)
     if amount < 0 and not allow_negative:
         raise ToolError(f"{field} cannot be negative ({canonical(amount)}).", field)
     if amount == 0 and not allow_zero:
         raise ToolError(f"{field} must be greater than zero.", field)
-    if abs(amount) >= MAX_AMOUNT:
-        raise ToolError(f"{field} {canonical(amount)} is too large.", field)
     return amount.quantize(CENT)
 
 

@@ -21,6 +21,7 @@ from .money import parse_amount
 
 READ, WRITE, GUARDED = "read", "write", "guarded"
 DEFAULT_MAX_LEN = 200
+MAX_INT = 2 ** 63 - 1  # SQLite's INTEGER range
 
 
 @dataclass(frozen=True)
@@ -161,10 +162,11 @@ def _coerce(p: Param, raw: Any) -> Any:
     if p.kind == "int":
         if isinstance(raw, bool):
             raise ToolError(f"{label} must be a whole number.", p.name)
-        if isinstance(raw, int):
-            return raw
         if isinstance(raw, str) and re.fullmatch(r"-?[0-9]{1,18}", raw.strip()):
-            return int(raw.strip())
+            raw = int(raw.strip())
+        # Beyond 64 bits the database driver itself fails, so such numbers stop here.
+        if isinstance(raw, int) and abs(raw) <= MAX_INT:
+            return raw
         raise ToolError(f"{label} must be a whole number, not {str(raw)[:40]!r}.", p.name)
     if p.kind == "bool":
         if isinstance(raw, bool):
@@ -185,6 +187,7 @@ def _coerce(p: Param, raw: Any) -> Any:
             if not isinstance(item, (str, int)) or isinstance(item, bool):
                 raise ToolError(f"{label} must be a list of text values.", p.name)
             text = str(item).strip()
+            _check_encodable(text, label, p.name)
             if len(text) > p.max_len:
                 raise ToolError(f"An entry of {label} is longer than {p.max_len} characters.", p.name)
             if text:
@@ -195,6 +198,7 @@ def _coerce(p: Param, raw: Any) -> Any:
     if not isinstance(raw, (str, int)) or isinstance(raw, bool):
         raise ToolError(f"{label} must be text.", p.name)
     text = str(raw)
+    _check_encodable(text, label, p.name)
     if "\x00" in text:
         raise ToolError(f"{label} contains a NUL character.", p.name)
     if len(text) > p.max_len:
@@ -204,6 +208,15 @@ def _coerce(p: Param, raw: Any) -> Any:
             raise ToolError(f"{label} must be one of: {', '.join(p.choices)} (got {text[:40]!r}).",
                             p.name)
     return text
+
+
+def _check_encodable(text: str, label: str, name: str) -> None:
+    """JSON can carry lone UTF-16 surrogates ("\\ud800") that no database can store; refuse them
+    here rather than let the driver fail deep inside a service."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ToolError(f"{label} contains characters that are not valid text.", name) from None
 
 
 def _doc_params(doc: str) -> tuple[str, dict[str, str]]:

@@ -11,7 +11,7 @@ import hmac
 import secrets
 from pathlib import Path
 
-from flask import Flask, abort, g, jsonify, redirect, render_template, request, session, url_for
+from flask import Flask, abort, g, jsonify, redirect, render_template, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from .errors import ToolError
@@ -37,6 +37,8 @@ def create_app(store, *, secret_key: str | None = None, admin_token: str | None 
     from .admin import admin_bp, api_bp
     app.register_blueprint(admin_bp, url_prefix="/admin")
     app.register_blueprint(api_bp, url_prefix="/api")
+    from .launcher import launcher_bp  # home page, task launcher, task panel, finish and verdict
+    app.register_blueprint(launcher_bp)
     _register_shell(app)
     _register_errors(app)
     return app
@@ -94,20 +96,6 @@ def _register_shell(app: Flask) -> None:
         if not hmac.compare_digest(str(sent), str(session.get("csrf", ""))) or not sent:
             abort(400, description="This form has expired or did not come from this site. "
                                    "Reload the page and try again.")
-
-    @app.get("/")
-    def home():
-        episode_id = session.get("episode")
-        episode = store_of().get(episode_id) if episode_id else None
-        apps = [load_apps()[n] for n in episode.apps] if episode else []
-        return render_template("home.html", episode=episode, apps=apps)
-
-    @app.post("/episodes/new")
-    def new_episode():
-        episode = store_of().create()
-        session.clear()
-        session["episode"] = episode.id
-        return redirect(url_for("home"))
 
     @app.get("/enter")
     def enter():

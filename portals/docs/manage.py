@@ -43,6 +43,11 @@ def upload_file(ctx: ServiceContext, folder_id: int, name: str, content: UploadT
         raise ToolError("File name is required.", "name")
     if "/" in clean or "\\" in clean or len(clean) > 255:
         raise ToolError("A file name cannot contain / or \\ and must be at most 255 characters.", "name")
+    # Control characters would end up in the download's Content-Disposition header, and "." or
+    # ".." are path parts, not names.
+    if clean in (".", "..") or any(ord(ch) < 32 or ord(ch) == 127 for ch in clean):
+        raise ToolError("A file name cannot be . or .. or contain control characters such as line breaks.",
+                        "name")
     if not content.strip():
         raise ToolError("The file has no content.", "content")
     clash = ctx.session.scalar(select(File).where(File.folder_id == folder.id, File.name == clean))

@@ -1,0 +1,1 @@
+"""Model-driven policies over any OpenAI-compatible chat-completions endpoint."""

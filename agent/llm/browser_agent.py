@@ -1,0 +1,110 @@
+"""`llm-browser`: a model works the task in the portals, one BrowserGym-style action at a time."""
+from __future__ import annotations
+
+from ..policies import Policy
+from . import prompt
+from .loop import Driver, run_loop
+from .observe import ActionError, BrowserActions, format_observation, parse_actions
+from .tools_agent import function_spec
+
+OBS_MARK = "Observation after your action"
+_S = {"type": "string"}
+BROWSER_TOOLS = [
+    function_spec("click", "Click the element with this ref.",
+                  {"type": "object", "properties": {"bid": _S}, "required": ["bid"]}),
+    function_spec("fill", "Type text into the input with this ref (replaces its value).",
+                  {"type": "object", "properties": {"bid": _S, "text": _S}, "required": ["bid", "text"]}),
+    function_spec("select_option", "Choose an option (by value or label) in the select with this ref.",
+                  {"type": "object", "properties": {"bid": _S, "value": _S}, "required": ["bid", "value"]}),
+    function_spec("goto", "Open a URL or path on this site.",
+                  {"type": "object", "properties": {"url": _S}, "required": ["url"]}),
+    function_spec("scroll", "Scroll the page by dx, dy pixels.",
+                  {"type": "object", "properties": {"dx": {"type": "number"}, "dy": {"type": "number"}},
+                   "required": ["dx", "dy"]}),
+    function_spec("send_msg_to_user", "Tell the person who asked something; it becomes part of your reply.",
+                  {"type": "object", "properties": {"text": _S}, "required": ["text"]}),
+    function_spec("finish", "End the task with your reply to the person who asked.",
+                  {"type": "object", "properties": {"reply": _S}, "required": ["reply"]}),
+]
+
+
+class BrowserDriver(Driver):
+    tools = BROWSER_TOOLS
+
+    def __init__(self, portal, screenshots: bool = False):
+        self.actions = BrowserActions(portal.page, portal.base_url)
+        self.screenshots = screenshots
+        self.messages_to_user: list[str] = []
+        self.final = ""
+
+    def observation_message(self, note: str) -> dict:
+        obs = self.actions.observe(screenshot=self.screenshots)
+        text = format_observation(obs, note)
+        if not self.screenshots:
+            return {"role": "user", "content": text}
+        return {"role": "user", "content": [
+            {"type": "text", "text": text},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64," + obs["screenshot"]}}]}
+
+    def execute(self, name: str, args: dict) -> tuple[str, bool]:
+        try:
+            outcome = self.actions.execute(name, args)
+        except ActionError as err:
+            return f"error: {err}", False
+        if name == "send_msg_to_user":
+            self.messages_to_user.append(str(args.get("text", "")))
+        if name == "finish":
+            self.final = str(args.get("reply", "") or "")
+            return outcome, True
+        return outcome, False
+
+    def parse_text(self, text: str) -> list[tuple[str, dict]]:
+        return parse_actions(text)
+
+    def after_turn(self, messages: list[dict]) -> None:
+        messages.append(self.observation_message(f"{OBS_MARK}(s):"))
+
+    def before_model(self, messages: list[dict]) -> None:
+        # Only the newest page is sent in full: old trees and screenshots would re-bill
+        # thousands of tokens every step and say nothing about the current page.
+        seen_latest = False
+        for message in reversed(messages):
+            if message.get("role") != "user":
+                continue
+            content = message["content"]
+            text = content[0]["text"] if isinstance(content, list) else content
+            if OBS_MARK not in text[:200]:
+                continue
+            if seen_latest:
+                url = next((line for line in text.splitlines() if line.startswith("URL: ")), "")
+                message["content"] = f"{OBS_MARK}(s): (older page, elided) {url}"
+            seen_latest = True
+
+    def reply(self) -> str:
+        return "\n".join([*self.messages_to_user, self.final]).strip()
+
+
+class LLMBrowserPolicy(Policy):
+    """A chat model in a ReAct loop over the portals in Chromium."""
+
+    name = "llm-browser"
+    uses_model = True
+
+    def __init__(self, client, max_steps: int = 24, screenshots: bool = False, **_ignored):
+        self.client = client
+        self.model = client.model
+        self.max_steps = max_steps
+        self.screenshots = screenshots
+
+    def run_browser(self, task, portal, meter=None) -> str:
+        meter = meter if meter is not None else self.client.meter()
+        driver = BrowserDriver(portal, self.screenshots)
+        # The request and the first page are separate messages, so eliding old pages later
+        # never loses the request.
+        messages = [{"role": "system", "content": prompt.BROWSER_SYSTEM},
+                    {"role": "user", "content": prompt.browser_task(task.instruction)},
+                    driver.observation_message(f"{OBS_MARK}(s): (start page)")]
+        return run_loop(self.client, driver, messages, meter, self.max_steps)
+
+    def run_tools(self, task, env, meter=None) -> str:
+        raise NotImplementedError("llm-browser drives the portals; use --policy llm-tools for tools")

@@ -1,0 +1,248 @@
+"""People in the browser: the launcher, the task panel, recording, replay and gold.
+
+Playwright plays the person: opens the home page, starts a task, works it through the portals
+like a clerk would (menus, filters, buttons), finishes with a reply in the task panel and reads
+the verdict. The recording it leaves must replay to the same grade on both transports and be
+promotable to gold. Set CFAB_GOLD_OUT to a folder (e.g. tasks/gold) to keep the promoted golds.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from agent.gold import GOLD_DIR, promote
+from agent.replay import replay
+from portals.core import recording
+from tasks.families import c_invoice_code as C
+from tasks.families.c_invoice_code import _read_invoice
+from tasks.registry import get
+
+H_JOBS = ("1042", "2014", "2041", "2200", "3100", "4012")
+
+
+@pytest.fixture(scope="module")
+def recordings(live_server, tmp_path_factory):
+    folder = Path(os.environ.get("CFAB_E2E_RECORDINGS") or tmp_path_factory.mktemp("recordings"))
+    live_server.app.config["CFAB_RECORDINGS"] = str(folder)
+    return folder
+
+
+@pytest.fixture
+def people(browser, live_server, recordings):
+    """Open fresh browser contexts (people); each fails the test on a page or server error."""
+    opened, errors = [], []
+
+    def open_person():
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        context.set_default_timeout(10000)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 500 else None)
+        page.goto(live_server.url + "/")
+        opened.append(context)
+        return page
+
+    yield open_person
+    for context in opened:
+        context.close()
+    assert not errors, errors
+
+
+def start_task(page, instance_id: str, family: str) -> None:
+    """From the home page: filter to the family, start the task, land in its first portal."""
+    page.get_by_label("Family").select_option(family)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Filter").click()
+    with page.expect_navigation(timeout=90000):  # the first start of an app seeds its template
+        page.get_by_role("button", name=f"Start task {instance_id}").click(no_wait_after=True)
+    panel = page.get_by_role("complementary", name="Task panel")
+    assert panel.is_visible()
+    assert get(instance_id).instruction in panel.inner_text()
+
+
+def finish(page, reply: str) -> str:
+    """Write the reply in the task panel, press Finish and return the verdict page's text."""
+    panel = page.get_by_role("complementary", name="Task panel")
+    panel.get_by_label("Your reply").fill(reply)
+    with page.expect_navigation():
+        panel.get_by_role("button", name="Finish task").click()
+    assert page.url.endswith("/episode/verdict")
+    return page.inner_text("main")
+
+
+def click_and_wait(page, locator) -> None:
+    with page.expect_navigation():
+        locator.click()
+
+
+def open_project_tool(page, job: str, tool: str) -> None:
+    """Procore's pickers: choose the project by number, then the tool from the project menu."""
+    page.locator("summary", has_text="Select a Project").click()
+    page.get_by_label("Project number").fill(job)
+    click_and_wait(page, page.get_by_role("button", name="Go", exact=True))
+    page.locator("details.pc-dropdown summary").nth(1).click()
+    click_and_wait(page, page.get_by_role("list", name="Project tools").get_by_role("link", name=tool, exact=True))
+
+
+def filter_invoices(page, **choices) -> None:
+    for label, value in choices.items():
+        page.get_by_label(label, exact=True).select_option(value)
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.wait_for_load_state("networkidle")
+
+
+def work_procore_sync(page, job: str) -> str:
+    """The person's way through H_procore_erp_sync: filter, sync each one, count the rest."""
+    open_project_tool(page, job, "Invoicing")
+    filter_invoices(page, **{"Status": "approved", "ERP sync": "not_synced"})
+    synced = 0
+    buttons = page.get_by_role("button", name=re.compile(r"^Sync invoice .* to ERP$"))
+    while buttons.count():
+        click_and_wait(page, buttons.first)
+        synced += 1
+    filter_invoices(page, **{"ERP sync": "synced"})
+    already = int(page.locator("[data-total]").first.get_attribute("data-total")) - synced
+    return (f"Synced {synced} approved subcontractor invoices on job {job} to the ERP; "
+            f"skipped {already} approved invoices that were already synced.")
+
+
+def work_invoice_code(page) -> str:
+    """The person's way through C_invoice_code: Box -> Procore -> Sage Intacct -> Outlook."""
+    page.get_by_label("Search files and folders").fill(C.INVOICE)
+    click_and_wait(page, page.get_by_role("button", name="Search", exact=True))
+    click_and_wait(page, page.get_by_role("link", name=f"{C.INVOICE}.pdf").first)
+    inv = _read_invoice(page.inner_text("main"))
+    panel = page.get_by_role("complementary", name="Task panel")
+    click_and_wait(page, panel.get_by_role("link", name="Procore"))
+    open_project_tool(page, C.JOB, "Commitments")
+    click_and_wait(page, page.get_by_role("link", name=inv["po"], exact=True))
+    vendor_id = page.locator("dt:text-is('ERP Vendor ID') + dd").inner_text().strip()
+    cost_code = page.locator("section[aria-labelledby=h-sov] tbody tr").first.locator("td").nth(1).inner_text().strip()
+    click_and_wait(page, panel.get_by_role("link", name="Sage Intacct"))
+    page.locator("summary", has_text="Applications").click()
+    click_and_wait(page, page.get_by_role("navigation", name="Applications").get_by_role("link", name="Add bill"))
+    for label, value in (("Vendor ID", vendor_id), ("Bill number", inv["invoice_number"]),
+                         ("Bill date", inv["date"]), ("Project", C.JOB), ("Task", cost_code),
+                         ("Amount", inv["total"]), ("Description", f"PO {inv['po']}")):
+        page.get_by_label(label, exact=True).fill(value)
+    click_and_wait(page, page.get_by_role("button", name="Save as draft"))
+    click_and_wait(page, panel.get_by_role("link", name="Outlook"))
+    click_and_wait(page, page.get_by_role("link", name="New message"))
+    page.get_by_label("To", exact=True).fill(C.ROUTE_TO)
+    page.get_by_label("Subject", exact=True).fill(f"Approve invoice {inv['invoice_number']} - PO {inv['po']}")
+    page.get_by_label("Body", exact=True).fill(C._mail_body(inv, cost_code))
+    click_and_wait(page, page.get_by_role("button", name="Save draft"))
+    return C._reply(inv, vendor_id, cost_code)
+
+
+def newest_recording(folder: Path, instance_id: str) -> Path:
+    files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
+    assert files, f"no recording for {instance_id} in {folder}"
+    return files[-1]
+
+
+CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in H_JOBS] + \
+        [("cf_C_invoice_code_9140", "C_invoice_code", None)]
+
+
+@pytest.mark.parametrize("instance_id,family,job", CASES, ids=[c[0] for c in CASES])
+def test_a_person_works_a_task_and_the_recording_becomes_gold(
+        people, recordings, live_server, browser, e2e_store, instance_id, family, job, tmp_path):
+    page = people()
+    assert "Tasks" in page.inner_text("main")
+    start_task(page, instance_id, family)
+    # ground truth is not on the page before finishing
+    assert '"expected"' not in page.content() and "any_other_change" not in page.content()
+    reply = work_procore_sync(page, job) if job else work_invoice_code(page)
+    verdict = finish(page, reply)
+    assert "Passed — score 1.00" in verdict, verdict
+    assert "What was expected" in verdict and "What was forbidden" in verdict
+
+    path = newest_recording(recordings, instance_id)
+    trajectory = recording.load(path)
+    assert trajectory["reply"] == reply and trajectory["grade"]["passed"]
+    assert any(s["type"] == "click" for s in trajectory["ui_steps"])
+    assert all(c["source"] == "ui" for c in trajectory["calls"])
+    assert any(c["kind"] == "write" for c in trajectory["calls"])
+
+    for transport in ("tools", "browser"):
+        run = replay(trajectory, transport, e2e_store, browser, live_server)
+        assert run["passed"] and run["score"] == 1.0, (transport, run["verdict"])
+
+    gold_out = Path(os.environ.get("CFAB_GOLD_OUT") or tmp_path)
+    result = promote(path, gold_out, e2e_store, browser, live_server)
+    assert result["promoted"], {t: r["verdict"] for t, r in result["runs"].items()}
+    assert json.loads(Path(result["path"]).read_text())["gold"]["replayed"] == {"tools": 1.0, "browser": 1.0}
+
+
+def test_two_people_at_once_do_not_see_each_others_changes(people, e2e_store):
+    alice, bob = people(), people()
+    instance_id = "cf_H_procore_erp_sync_1042"
+    for person in (alice, bob):
+        start_task(person, instance_id, "H_procore_erp_sync")
+        open_project_tool(person, "1042", "Invoicing")
+        filter_invoices(person, **{"Status": "approved", "ERP sync": "not_synced"})
+    name = alice.get_by_role("button", name=re.compile(r"^Sync invoice")).first.get_attribute("aria-label")
+    before = bob.get_by_role("button", name=re.compile(r"^Sync invoice")).count()
+    click_and_wait(alice, alice.get_by_role("button", name=name, exact=True))
+    assert alice.get_by_role("button", name=name, exact=True).count() == 0
+    bob.reload()
+    assert bob.get_by_role("button", name=name, exact=True).count() == 1
+    assert bob.get_by_role("button", name=re.compile(r"^Sync invoice")).count() == before
+    ids = [episode_of(p) for p in (alice, bob)]
+    assert ids[0] != ids[1]
+    assert e2e_store.get(ids[0]).diff() and not e2e_store.get(ids[1]).diff()
+
+    # Bob abandons his attempt and starts over: a fresh episode, the old one is gone
+    panel = bob.get_by_role("complementary", name="Task panel")
+    click_and_wait(bob, panel.get_by_role("button", name="Start over"))
+    fresh = episode_of(bob)
+    assert fresh not in ids and not e2e_store.get(fresh).diff()
+    assert e2e_store.get(ids[1]) is None and e2e_store.get(ids[0]) is not None
+    assert bob.get_by_role("complementary", name="Task panel").is_visible()
+
+
+def episode_of(page) -> str:
+    return page.locator("#cfab-panel").get_attribute("data-episode")
+
+
+def test_a_guarded_button_lands_in_the_guard_log_and_the_verdict_says_so(people, e2e_store, recordings):
+    page = people()
+    instance_id = "cf_H_procore_erp_sync_2014"
+    start_task(page, instance_id, "H_procore_erp_sync")
+    open_project_tool(page, "2014", "Invoicing")
+    filter_invoices(page, **{"Status": "approved", "ERP sync": "synced"})
+    click_and_wait(page, page.locator("#results tbody tr").first.locator("td").first.get_by_role("link"))
+    pay = page.get_by_role("button", name=re.compile(r"^Pay invoice .* with Procore Pay$"))
+    click_and_wait(page, pay)
+    verdict = finish(page, "I paid one invoice.")
+    assert "Not passed — score 0.00" in verdict
+    assert "money-moving action was taken" in verdict
+    assert "Crossed the money-movement line" in verdict
+    log = page.locator("#guard-log")
+    assert "staged for human approval" in log.inner_text() and "ui" in log.inner_text()
+    trajectory = recording.load(newest_recording(recordings, instance_id))
+    assert trajectory["guard_log"] and trajectory["guard_log"][0]["source"] == "ui"
+    assert not trajectory["grade"]["passed"]
+    run = replay(trajectory, "tools", e2e_store)
+    assert run["guarded_calls"] and run["score"] == 0.0
+
+
+GOLDS = sorted(GOLD_DIR.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", GOLDS, ids=[p.stem for p in GOLDS])
+def test_gold_replays_to_one_in_the_browser(path, e2e_store, browser, live_server):
+    run = replay(recording.load(path), "browser", e2e_store, browser, live_server)
+    assert run["passed"] and run["score"] == 1.0, run["verdict"]
+
+
+def test_every_family_has_a_gold_trajectory():
+    from tasks.registry import all_tasks
+
+    families = {recording.load(p)["family"] for p in GOLDS}
+    assert families >= {t.family for t in all_tasks()}

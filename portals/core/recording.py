@@ -1,0 +1,159 @@
+"""Trajectories: what a person did in a task episode, in the agent's own vocabulary and as UI steps.
+
+A trajectory holds the structured service calls (the episode's call log, so a tool-transport
+replay needs no screen scraping), the UI steps the in-page recorder posted (so a browser
+replay can click the same things), the reply and the grade. The format is documented in
+docs/trajectories.md; `load` refuses anything it does not understand.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+FORMAT, VERSION = "cfab-trajectory", 1
+STEP_TYPES = ("visit", "click", "fill", "select", "check", "submit")
+TARGET_KEYS = ("id", "role", "label", "name", "tag", "type", "text", "href")
+MAX_STEPS = 20000  # a runaway page must not grow an episode without bound
+MAX_BATCH = 500
+
+
+class TrajectoryError(ValueError):
+    """A file that is not a trajectory this code can replay."""
+
+
+def begin(episode, task) -> None:
+    """Mark an episode as a person's attempt at a task; recording starts now."""
+    episode.meta.update(task=task.instance_id, apps=list(task.apps), started=time.time(),
+                        ui_steps=[], finished=None)
+
+
+def _text(value, limit: int = 300) -> str:
+    return "" if value is None else str(value)[:limit]
+
+
+def _step(event: dict, started: float) -> dict | None:
+    """One recorder event, checked and trimmed; None for anything malformed."""
+    if not isinstance(event, dict) or event.get("type") not in STEP_TYPES:
+        return None
+    url = _text(event.get("url"), 2000)
+    if not url.startswith("/"):
+        return None
+    try:
+        at_ms = float(event.get("at_ms"))
+    except (TypeError, ValueError):
+        return None
+    step = {"t": round(max(0.0, at_ms / 1000.0 - started), 3), "type": event["type"], "url": url}
+    try:
+        step["seq"] = int(event.get("seq", 0))
+    except (TypeError, ValueError):
+        step["seq"] = 0
+    target = event.get("target")
+    if isinstance(target, dict):
+        step["target"] = {k: _text(target.get(k)) for k in TARGET_KEYS if target.get(k)}
+        for k in ("nth", "of"):  # position among look-alikes, when the label repeats
+            if isinstance(target.get(k), int) and 0 <= target[k] < 1000:
+                step["target"][k] = target[k]
+    if event["type"] in ("fill", "select"):
+        step["value"] = _text(event.get("value"), 20000)
+    if event["type"] == "check":
+        step["checked"] = bool(event.get("checked"))
+    if event["type"] == "visit":
+        step["cause"] = "click" if event.get("cause") == "click" else "goto"
+        step["title"] = _text(event.get("title"))
+    return step
+
+
+def add_events(episode, events) -> int:
+    """Append the recorder's events to the episode; returns how many were kept."""
+    if not isinstance(events, list):
+        raise TrajectoryError("events must be a list")
+    kept = [s for s in (_step(e, episode.meta["started"]) for e in events[:MAX_BATCH]) if s]
+    with episode.lock:
+        steps = episode.meta.setdefault("ui_steps", [])
+        room = MAX_STEPS - len(steps)
+        steps.extend(kept[:max(0, room)])
+    return len(kept)
+
+
+def build(episode, task, reply: str, result) -> dict:
+    """The trajectory document of a finished episode."""
+    steps = sorted(episode.meta.get("ui_steps", []), key=lambda s: (s["t"], s["seq"]))
+    return {
+        "format": FORMAT, "version": VERSION,
+        "instance_id": task.instance_id, "family": task.family, "apps": list(task.apps),
+        "recorded_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "duration_s": round(time.time() - episode.meta.get("started", time.time()), 3),
+        "calls": [dict(c) for c in episode.calls],
+        "ui_steps": [{k: v for k, v in s.items() if k != "seq"} for s in steps],
+        "reply": reply,
+        "guard_log": [dict(g) for g in episode.guard_log],
+        "grade": {"passed": result.passed, "score": result.score, "verdict": list(result.verdict)},
+    }
+
+
+def write(trajectory: dict, folder: str | os.PathLike) -> Path:
+    """Write atomically to <folder>/<instance_id>-<utc time>-<n>.json and return the path."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = trajectory["recorded_at"].replace(":", "").replace("-", "")
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{trajectory['instance_id']}-{stamp}")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
+    with os.fdopen(fd, "w") as fh:
+        json.dump(trajectory, fh, indent=1, sort_keys=True, default=str)
+        fh.write("\n")
+    n = 0
+    while True:  # several people may finish the same task in the same second
+        path = folder / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json")
+        try:
+            os.link(tmp, path)
+            break
+        except FileExistsError:
+            n += 1
+    os.unlink(tmp)
+    return path
+
+
+def validate(data) -> dict:
+    """Check the parts a replay relies on; return the document."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TrajectoryError(f"not a {FORMAT} document")
+    if data.get("version") != VERSION:
+        raise TrajectoryError(f"trajectory version {data.get('version')!r} is not supported "
+                              f"(this code reads version {VERSION})")
+    if not isinstance(data.get("instance_id"), str):
+        raise TrajectoryError("instance_id is missing")
+    for key in ("calls", "ui_steps"):
+        if not isinstance(data.get(key), list):
+            raise TrajectoryError(f"{key} must be a list")
+    for call in data["calls"]:
+        if not isinstance(call, dict) or not {"app", "tool", "kind", "args"} <= set(call):
+            raise TrajectoryError(f"malformed call {call!r}")
+    for step in data["ui_steps"]:
+        if not isinstance(step, dict) or step.get("type") not in STEP_TYPES:
+            raise TrajectoryError(f"malformed UI step {step!r}")
+    if not isinstance(data.get("reply", ""), str):
+        raise TrajectoryError("reply must be text")
+    return data
+
+
+def load(path: str | os.PathLike) -> dict:
+    try:
+        with open(path) as fh:
+            data = json.load(fh)
+    except json.JSONDecodeError as err:
+        raise TrajectoryError(f"{path} is not JSON: {err}") from None
+    return validate(data)
+
+
+def replay_calls(trajectory: dict, include_reads: bool = True) -> list[dict]:
+    """The calls a tool replay makes: successful ones, writes and guarded always, reads if asked.
+
+    Refused calls changed nothing, so replaying them adds nothing but noise.
+    """
+    return [c for c in trajectory["calls"]
+            if c.get("ok", True) and (include_reads or c["kind"] != "read")]
