@@ -217,3 +217,18 @@ def test_oracle_compose_flow_on_the_company_book():
     Environment(tool_ep, APPS).call("outlook.message.createDraft", {
         "to": ["pm@companyA.com"], "subject": "Riverside June", "body": "Please confirm."})
     assert ui_ep.diff() == tool_ep.diff() and ui_ep.diff()
+
+
+def test_folder_unread_counts_agree_with_the_unread_filter():
+    from portals.core.environment import Environment
+    from portals.core.episode import EpisodeStore
+
+    store = EpisodeStore()  # the real book: many unread messages
+    episode = store.create(["outlook"])
+    try:
+        env = Environment(episode, ["outlook"])
+        folders = {f["name"]: f for f in env.call("outlook.mailFolders.list", {})["items"]}
+        unread = env.call("outlook.messages.list", {"folder": "Inbox", "unread_only": True, "per_page": 1})
+        assert folders["Inbox"]["unread"] == unread["total"] > 1
+    finally:
+        store.drop(episode.id)

@@ -1,7 +1,7 @@
 """Outlook read services: folders, the message list, a message and its attachments. Reading never marks read."""
 from __future__ import annotations
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import case, func, or_, select
 
 from portals.core.dispatch import ServiceContext
 from portals.core.errors import NotFound, ToolError
@@ -14,7 +14,7 @@ from .models import Attachment, Message
 @service(READ)
 def list_mail_folders(ctx: ServiceContext) -> dict:
     """List the mail folders with how many messages, and how many unread, each holds."""
-    rows = ctx.session.execute(select(Message.folder, func.count(), func.sum(Message.is_read == False))  # noqa: E712
+    rows = ctx.session.execute(select(Message.folder, func.count(), func.sum(case((Message.is_read == False, 1), else_=0)))  # noqa: E712
                                .group_by(Message.folder)).all()
     counts = {folder: (total, int(unread or 0)) for folder, total, unread in rows}
     return {"items": [{"name": f, "total": counts.get(f, (0, 0))[0], "unread": counts.get(f, (0, 0))[1]}
