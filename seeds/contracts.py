@@ -6,7 +6,7 @@ from collections import defaultdict
 from decimal import Decimal
 
 from .reference import CO_3100_AMOUNT
-from .util import add_days, dec, iso, money, parse, round_to, split_total
+from .util import add_days, dec, iso, money, parse, round_to
 
 DIVISIONS = {
     "01": "General Requirements", "02": "Existing Conditions", "03": "Concrete", "04": "Masonry",

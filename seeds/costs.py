@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from .jobs import progress
 from .reference import ETC_1042_TARGET
-from .util import CENT, add_days, dec, iso, money, parse, round_to
+from .util import add_days, dec, iso, money, parse, round_to
 
 SELF_PERFORM = ["03-300", "03-350", "06-100", "06-200", "01-500", "01-600", "31-100", "02-410"]
 EQUIPMENT = ["31-200", "01-200", "03-300", "05-100"]

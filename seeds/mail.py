@@ -61,7 +61,7 @@ def _day(rng: random.Random, lo: date = date(2026, 1, 2), hi: date = date(2026, 
 def build_mail(rng: random.Random, jobs: dict, vendors: dict, requisitions: list[dict],
                documents: list[dict]) -> list[dict]:
     box = _Box(rng)
-    sign = f"\n\nThanks,\n"
+    sign = "\n\nThanks,\n"
     for doc in documents:
         f = doc["fields"]
         if doc["kind"] != "invoice":
@@ -165,4 +165,4 @@ def _noise(rng, box, documents, vendors):
     for i in range(8):
         v = rng.choice(vlist)
         box.add(datetime(2026, 6, 30, 13, 10 + i, 0), "Drafts", CONTROLLER["name"], ME, [v["email"]],
-                f"Question on your statement", "Hi,\n\nWe show", is_read=True)
+                "Question on your statement", "Hi,\n\nWe show", is_read=True)

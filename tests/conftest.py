@@ -1,8 +1,14 @@
-"""Fixture chain: store (templates seeded once) -> episode (fresh world) -> client (a bound browser)."""
+"""Fixture chain: store (templates seeded once) -> episode (fresh world) -> client (a bound browser).
+
+A test module may set `APPS = [...]` to compose only those apps into its episodes, and
+`BOOK = make_book` to run against a small hand-made book instead of the Company-A book.
+"""
 from __future__ import annotations
 
 import pytest
 
+from portals.core.clock import Clock
+from portals.core.environment import Environment
 from portals.core.episode import EpisodeStore
 from portals.core.web import create_app, enter_url
 
@@ -10,11 +16,19 @@ ADMIN_TOKEN = "test-admin-token"
 
 
 @pytest.fixture(scope="session")
-def store() -> EpisodeStore:
+def book_store() -> EpisodeStore:
     return EpisodeStore()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
+def store(request, book_store) -> EpisodeStore:
+    make_book = getattr(request.module, "BOOK", None)
+    if make_book is None:
+        return book_store
+    return EpisodeStore(book=make_book(), seed=7, clock=Clock.at("2026-06-30T17:00:00Z"))
+
+
+@pytest.fixture(scope="module")
 def flask_app(store):
     app = create_app(store, secret_key="test-secret", admin_token=ADMIN_TOKEN)
     app.config["TESTING"] = True
@@ -22,10 +36,16 @@ def flask_app(store):
 
 
 @pytest.fixture
-def episode(store):
-    ep = store.create()
+def episode(request, store):
+    ep = store.create(getattr(request.module, "APPS", None))
     yield ep
     store.drop(ep.id)
+
+
+@pytest.fixture
+def env(episode):
+    """The agent's view of the episode: native tools only."""
+    return Environment(episode, sorted(episode.apps))
 
 
 @pytest.fixture

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import base64
 import io
-from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
+from conftest import post_form
 from _docs_mail_book import INVOICE, tiny_book
 from portals.core.clock import Clock
 from portals.core.environment import Environment
@@ -17,44 +17,18 @@ from portals.core.web import create_app, enter_url
 from portals.docs.pdf import render_pdf
 
 APPS = ["box"]
+BOOK = tiny_book
 
 
-@pytest.fixture(scope="module")
-def store():
-    return EpisodeStore(book=tiny_book(), seed=7, clock=Clock.at("2026-06-30T17:00:00Z"))
 
 
-@pytest.fixture
-def episode(store):
-    ep = store.create(APPS)
-    yield ep
-    store.drop(ep.id)
 
 
-@pytest.fixture
-def env(episode):
-    return Environment(episode, APPS)
 
 
-@pytest.fixture(scope="module")
-def flask_app(store):
-    app = create_app(store, secret_key="test-secret", admin_token="t")
-    app.config["TESTING"] = True
-    return app
 
 
-@pytest.fixture
-def client(flask_app, episode):
-    c = flask_app.test_client()
-    c.get(enter_url(flask_app, episode.id, "/"))
-    c.get("/")
-    with c.session_transaction() as sess:
-        c.csrf = sess["csrf"]
-    return c
 
-
-def post(client, url, data):
-    return client.post(url, data={**data, "csrf_token": client.csrf})
 
 
 def test_manifest_tools_resolve_and_guard_matches():
@@ -177,10 +151,10 @@ def test_unknown_records_are_404(client, url):
 
 
 def test_forms_write_and_redirect(client, episode):
-    resp = post(client, "/box/folder/0/upload", {"name": "Memo.pdf", "content": "Hello"})
+    resp = post_form(client, "/box/folder/0/upload", {"name": "Memo.pdf", "content": "Hello"})
     assert resp.status_code == 302 and "done=uploaded" in resp.headers["Location"]
     assert "File uploaded." in client.get(resp.headers["Location"]).get_data(as_text=True)
-    resp = post(client, "/box/file/1/metadata", {"template": "apInvoice", "key": "job", "value": "9140"})
+    resp = post_form(client, "/box/file/1/metadata", {"template": "apInvoice", "key": "job", "value": "9140"})
     assert resp.status_code == 302
     assert "Metadata saved." in client.get(resp.headers["Location"]).get_data(as_text=True)
 
@@ -192,7 +166,7 @@ def test_forms_write_and_redirect(client, episode):
     ("/box/folder/0/collaborate", {"email": "nobody", "role": "viewer"}, "is not an email address"),
 ])
 def test_form_errors(client, episode, url, data, message):
-    resp = post(client, url, data)
+    resp = post_form(client, url, data)
     assert resp.status_code == 422 and message in resp.get_data(as_text=True)
     assert episode.diff() == {} and episode.guard_log == []
 
@@ -201,16 +175,14 @@ def test_form_errors(client, episode, url, data, message):
                                       ("/box/file/2/sign", {"signer_email": "a@b.com"}),
                                       ("/box/folder/0/collaborate", {"email": "a@b.com", "role": "editor"})])
 def test_guarded_buttons_show_pending(client, episode, url, data):
-    resp = post(client, url, data)
+    resp = post_form(client, url, data)
     assert resp.status_code == 200
     assert "Pending human approval — nothing was executed." in resp.get_data(as_text=True)
     assert episode.diff() == {} and episode.guard_log[-1]["executed"] is False
 
 
-BOOK = Path(__file__).resolve().parents[1] / "seeds" / "companyA_snapshot.json"
 
 
-@pytest.mark.skipif(not BOOK.exists(), reason="the Company-A book is not built yet")
 def test_oracle_flow_on_the_company_book():
     store = EpisodeStore()
     ep = store.create(APPS)

@@ -1,10 +1,10 @@
 """Outlook: contract, every tool through the environment, the guard, and the portal pages and forms."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
+from conftest import post_form
 from _docs_mail_book import tiny_book
 from portals.core.clock import Clock
 from portals.core.environment import Environment
@@ -13,44 +13,18 @@ from portals.core.registry import get_app
 from portals.core.web import create_app, enter_url
 
 APPS = ["outlook"]
+BOOK = tiny_book
 
 
-@pytest.fixture(scope="module")
-def store():
-    return EpisodeStore(book=tiny_book(), seed=7, clock=Clock.at("2026-06-30T17:00:00Z"))
 
 
-@pytest.fixture
-def episode(store):
-    ep = store.create(APPS)
-    yield ep
-    store.drop(ep.id)
 
 
-@pytest.fixture
-def env(episode):
-    return Environment(episode, APPS)
 
 
-@pytest.fixture(scope="module")
-def flask_app(store):
-    app = create_app(store, secret_key="test-secret", admin_token="t")
-    app.config["TESTING"] = True
-    return app
 
 
-@pytest.fixture
-def client(flask_app, episode):
-    c = flask_app.test_client()
-    c.get(enter_url(flask_app, episode.id, "/"))
-    c.get("/")
-    with c.session_transaction() as sess:
-        c.csrf = sess["csrf"]
-    return c
 
-
-def post(client, url, data):
-    return client.post(url, data={**data, "csrf_token": client.csrf})
 
 
 def test_manifest_tools_resolve_and_guard_matches():
@@ -137,7 +111,7 @@ def test_bad_input_is_refused_without_change(env, episode, tool, args):
 
 
 def test_compose_save_draft_matches_the_tool(store, client, episode):
-    resp = post(client, "/outlook/compose", {"to": "pm@companyA.com; ops@companyA.com", "cc": "",
+    resp = post_form(client, "/outlook/compose", {"to": "pm@companyA.com; ops@companyA.com", "cc": "",
                                              "subject": "June pay app", "body": "Line one\r\nLine two",
                                              "action": "save"})
     assert resp.status_code == 302
@@ -153,7 +127,7 @@ def test_compose_save_draft_matches_the_tool(store, client, episode):
 
 
 def test_compose_send_is_pending(client, episode):
-    resp = post(client, "/outlook/compose", {"to": "pm@companyA.com", "subject": "S", "body": "B", "action": "send"})
+    resp = post_form(client, "/outlook/compose", {"to": "pm@companyA.com", "subject": "S", "body": "B", "action": "send"})
     assert resp.status_code == 200
     assert "Pending human approval — nothing was sent." in resp.get_data(as_text=True)
     assert episode.diff() == {} and episode.guard_log[-1]["tool"] == "message.send"
@@ -171,14 +145,14 @@ def test_unknown_message_is_404(client):
 
 
 def test_message_actions(client, episode):
-    resp = post(client, "/outlook/message/m-0001/read", {"is_read": "true"})
+    resp = post_form(client, "/outlook/message/m-0001/read", {"is_read": "true"})
     assert resp.status_code == 302 and "Marked as read." in client.get(resp.headers["Location"]).get_data(as_text=True)
-    assert post(client, "/outlook/message/m-0001/categorize", {"categories": "AP, Job 9140"}).status_code == 302
-    assert post(client, "/outlook/message/m-0001/move", {"destination": "Archive"}).status_code == 302
+    assert post_form(client, "/outlook/message/m-0001/categorize", {"categories": "AP, Job 9140"}).status_code == 302
+    assert post_form(client, "/outlook/message/m-0001/move", {"destination": "Archive"}).status_code == 302
     assert len(episode.diff()["outlook"]["messages"]["changed"]) == 1
     for url, data in (("/outlook/message/m-0002/reply", {"comment": "Yes"}),
                       ("/outlook/message/m-0002/forward", {"to": "ap@companyA.com"})):
-        resp = post(client, url, data)
+        resp = post_form(client, url, data)
         assert resp.status_code == 200 and "nothing was sent" in resp.get_data(as_text=True)
 
 
@@ -191,15 +165,13 @@ def test_message_actions(client, episode):
     ("/outlook/message/m-0001/forward", {"to": "bad"}, "is not an email address"),
 ])
 def test_form_errors(client, episode, url, data, message):
-    resp = post(client, url, data)
+    resp = post_form(client, url, data)
     assert resp.status_code == 422 and message in resp.get_data(as_text=True)
     assert episode.diff() == {} and episode.guard_log == []
 
 
-BOOK = Path(__file__).resolve().parents[1] / "seeds" / "companyA_snapshot.json"
 
 
-@pytest.mark.skipif(not BOOK.exists(), reason="the Company-A book is not built yet")
 def test_oracle_compose_flow_on_the_company_book():
     store = EpisodeStore()
     ui_ep, tool_ep = store.create(APPS), store.create(APPS)

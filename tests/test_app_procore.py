@@ -15,15 +15,13 @@ from portals.core.web import create_app, enter_url
 from tests.conftest import post_form
 
 APP = "procore"
+APPS = [APP]
 TOOLS = {"projects.list", "vendors.list", "prime_contracts.list", "prime_contracts.sov", "budget.get",
          "requisitions.list", "commitments.list", "commitments.get", "cost_codes.list",
          "change_events.list", "change_orders.list", "direct_costs.list", "daily_logs.list_manpower",
          "erp.cost_code_map", "erp.sync_commitment", "erp.sync_invoice", "payments.disburse"}
 
 
-@pytest.fixture
-def env(episode):
-    return Environment(episode, [APP])
 
 
 def _reqs(book, **where):

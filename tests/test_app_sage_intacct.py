@@ -11,20 +11,13 @@ from portals.core.episode import build_template
 from portals.core.registry import get_app
 
 APP = "sage_intacct"
+APPS = [APP]
 BILL = {"vendor_id": "V1001", "bill_number": "JSM-88421", "bill_date": "2026-06-24", "project_id": "9140",
         "task_id": "31-200", "amount": "14350.00", "description": "Mass excavation, June"}
 
 
-@pytest.fixture
-def episode(store):
-    ep = store.create([APP])
-    yield ep
-    store.drop(ep.id)
 
 
-@pytest.fixture
-def env(episode):
-    return Environment(episode, [APP])
 
 
 def call(env, tool, args=None):

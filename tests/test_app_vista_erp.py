@@ -11,21 +11,14 @@ from portals.core.episode import build_template
 from portals.core.registry import get_app
 
 APP = "vista_erp"
+APPS = [APP]
 VENDOR = "20835"  # V1001 in the company book
 INVOICE = {"vendor_id": VENDOR, "bill_number": "JSM-88421", "bill_date": "2026-06-24", "project_id": "9140",
            "task_id": "31200-000-", "cost_type_id": "S", "amount": "14350.00", "description": "Excavation"}
 
 
-@pytest.fixture
-def episode(store):
-    ep = store.create([APP])
-    yield ep
-    store.drop(ep.id)
 
 
-@pytest.fixture
-def env(episode):
-    return Environment(episode, [APP])
 
 
 def call(env, tool, args=None):

@@ -9,7 +9,6 @@ its directory spelling, and Intacct its own vendor id and name.
 from __future__ import annotations
 
 import re
-from functools import partial
 
 from ..model import Task
 from .common import Family, OracleError, call
