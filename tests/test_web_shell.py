@@ -8,6 +8,7 @@ from portals.core.web import agent_token, enter_url
 from conftest import ADMIN_TOKEN
 
 ADMIN_ROUTES = [("post", "/admin/episodes"), ("post", "/admin/episodes/{id}/reset"),
+                ("post", "/admin/episodes/{id}/seed"),
                 ("get", "/admin/episodes/{id}/snapshot"), ("post", "/admin/episodes/{id}/restore"),
                 ("get", "/admin/episodes/{id}/diff"), ("get", "/admin/episodes/{id}/guard_log"),
                 ("get", "/admin/episodes/{id}/calls"), ("delete", "/admin/episodes/{id}")]
@@ -43,6 +44,11 @@ def test_admin_api_with_the_token_creates_diffs_and_drops(flask_app, store):
     snap = client.get(f"/admin/episodes/{episode_id}/snapshot", headers=auth).get_json()
     assert snap["outlook"]["app"] == "outlook"
     assert client.post(f"/admin/episodes/{episode_id}/restore", json=snap, headers=auth).status_code == 200
+    reseeded = client.post(f"/admin/episodes/{episode_id}/seed", json={}, headers=auth)
+    assert reseeded.status_code == 200
+    assert client.get(f"/admin/episodes/{episode_id}/snapshot", headers=auth).get_json() == snap
+    assert client.post(f"/admin/episodes/{episode_id}/seed", json={"clock": "noon"},
+                       headers=auth).status_code == 400
     assert client.delete(f"/admin/episodes/{episode_id}", headers=auth).status_code == 200
     assert store.get(episode_id) is None
     bad = client.post("/admin/episodes", json={"apps": ["no_such_app"]}, headers=auth)

@@ -47,6 +47,28 @@ def create_episode():
                    agent_token=agent_token(current_app, episode.id)), 201
 
 
+@admin_bp.post("/episodes/<episode_id>/seed")
+def seed_episode(episode_id):
+    """Re-seed every app of the episode from the book; `seed` and `clock` may be overridden."""
+    from .clock import Clock
+    from .contract import AppService
+
+    episode = _episode(episode_id)
+    body = request.get_json(silent=True) or {}
+    store = store_of()
+    try:
+        seed = int(body.get("seed", store.seed))
+        clock = Clock.at(body["clock"]) if "clock" in body else store.clock
+    except (TypeError, ValueError):
+        abort(400, description="seed must be a whole number and clock an ISO instant like 2026-06-30T17:00:00Z.")
+    with episode.lock:
+        for app in episode.apps:
+            AppService(episode, app).seed(store.book, seed, clock)
+        episode.calls.clear()
+        episode.guard_log.clear()
+    return jsonify(ok=True, seed=seed, clock=clock.iso())
+
+
 @admin_bp.post("/episodes/<episode_id>/reset")
 def reset_episode(episode_id):
     _episode(episode_id).reset()
