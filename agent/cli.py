@@ -35,8 +35,11 @@ def main():
               help="Episodes run concurrently (threads).")
 @click.option("--judge-model", default=None, help="Model for the L3 narrative judge (tasks with a judge rubric).")
 @click.option("--judge-base-url", default=None, help="Judge endpoint (default: --base-url).")
+@click.option("--resume", default=None, metavar="FILE",
+              help="Continue the interrupted sweep whose results file is FILE (its .runs.jsonl journal).")
 def run(policy, transport, k, pattern, out, quiet, model, base_url, api_key_env, max_steps,
-        screenshots, price_in, price_out, max_cost, max_retries, workers, judge_model, judge_base_url):
+        screenshots, price_in, price_out, max_cost, max_retries, workers, judge_model, judge_base_url,
+        resume):
     """Run a policy over the suite and print pass^1 / pass^k."""
     from tasks.registry import select
 
@@ -71,9 +74,16 @@ def run(policy, transport, k, pattern, out, quiet, model, base_url, api_key_env,
                                "so --max-cost can be enforced")
     judge = _make_judge(judge_model, judge_base_url or base_url, api_key_env, max_retries)
     tag = policy if not model else f"{policy}-{model.replace('/', '_').replace(':', '_')}"
-    out = out or f"results/{tag}-{transport}.json"
-    results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet, workers=workers,
-                        max_cost=max_cost, judge=judge)
+    if resume and out and out != resume:
+        raise click.UsageError("--resume FILE continues that file: leave out --out or give the same path")
+    out = resume or out or f"results/{tag}-{transport}.json"
+    from .journal import JournalMismatch
+
+    try:
+        results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet, workers=workers,
+                            max_cost=max_cost, judge=judge, resume=bool(resume))
+    except JournalMismatch as err:
+        raise click.UsageError(str(err))
     print_table(results)
     click.echo(f"results written to {out}")
 

@@ -22,24 +22,27 @@ from .browser import Portal, PortalServer, chromium
 class Harness:
     """Owns the episode store and, for the browser transport, the portal server and Chromium."""
 
-    def __init__(self, transport: str = "tools", store: EpisodeStore | None = None, workers: int = 1):
+    def __init__(self, transport: str = "tools", store: EpisodeStore | None = None, workers: int = 1,
+                 server: PortalServer | None = None, browser=None):
+        """`server` and `browser` lend a running portal server and Chromium (e.g. a test
+        session's) instead of starting new ones; the server must serve the same store."""
         if transport not in ("tools", "browser"):
             raise ValueError("transport must be 'tools' or 'browser'")
         self.transport = transport
         self.store = store or EpisodeStore()
         self.workers = workers
         self._stack = ExitStack()
-        self.flask_app = None
-        self.server = None
-        self.browser = None
+        self.server = server
+        self.flask_app = server.app if server is not None else None
+        self.browser = browser
 
     def __enter__(self):
-        if self.transport == "browser":
+        if self.transport == "browser" and self.server is None:
             from portals.core.web import create_app
 
             self.flask_app = create_app(self.store)
             self.server = self._stack.enter_context(PortalServer(self.flask_app))
-            if self.workers == 1:  # with more workers, each brings its own (see worker_browser)
+            if self.workers == 1 and self.browser is None:  # more workers bring their own
                 self.browser = self._stack.enter_context(chromium())
         return self
 
@@ -68,6 +71,7 @@ class Harness:
         browser = browser or self.browser
         episode = self.store.create(list(task.apps))
         episode.meta["apps"] = list(task.apps)
+        episode.meta["evaluation"] = True  # the launcher will not serve this browser
         metered = getattr(policy, "uses_model", False)
         meter = policy.client.meter() if metered else Meter()
         extra = {"meter": meter} if metered else {}
@@ -120,17 +124,29 @@ class Harness:
 
 def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
               progress: bool = True, store: EpisodeStore | None = None, workers: int = 1,
-              max_cost: float | None = None, judge=None) -> dict:
+              max_cost: float | None = None, judge=None, resume: bool = False) -> dict:
     """Run every task k times (on `workers` threads); write and return the results document.
 
     `max_cost` (USD) is a ceiling: once spending reaches it no new run starts, runs already
     under way finish, and `stopped_early` says where the sweep stopped.
+
+    With `out`, each finished run is also appended to the run journal beside it (see
+    agent/journal.py); `resume` continues from that journal, skipping the finished runs and
+    counting their cost once.
     """
     from tqdm import tqdm
+
+    from .journal import Journal, journal_path, sweep_header
 
     jobs = [(task, attempt) for task in tasks for attempt in range(k)]
     slots = {task.instance_id: [None] * k for task in tasks}
     budget = Budget(max_cost)
+    journal = Journal(journal_path(out), sweep_header(policy, transport, k, tasks), resume) if out else None
+    for (instance_id, attempt), run in (journal.finished.items() if journal else ()):
+        if instance_id in slots and attempt < k:
+            slots[instance_id][attempt] = run
+            budget.charge(run.get("cost_usd", 0.0) + (run.get("judge") or {}).get("cost_usd", 0.0), instance_id)
+    jobs = [(task, attempt) for task, attempt in jobs if slots[task.instance_id][attempt] is None]
     lock = threading.Lock()
     bar = tqdm(total=len(jobs), disable=not progress, unit="run", desc=f"{policy.name}/{transport}")
 
@@ -147,6 +163,8 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
                     task, attempt = job
                     run = harness.run_one(task, policy, browser=browser, judge=judge)
                     slots[task.instance_id][attempt] = run
+                    if journal:
+                        journal.append(task.instance_id, attempt, run)
                     budget.charge(run["cost_usd"] + (run.get("judge") or {}).get("cost_usd", 0.0),
                                   task.instance_id)
                     bar.update(1)
@@ -164,7 +182,8 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
                 "apps": list(task.apps), "money_movement_guard": task.money_movement_guard,
                 "runs": [r for r in slots[task.instance_id] if r is not None]} for task in tasks]
     results = {"policy": policy.name, "transport": transport, "k": k, "n_tasks": len(tasks),
-               "model": getattr(policy, "model", None), "workers": workers}
+               "model": getattr(policy, "model", None), "workers": workers,
+               "resumed_runs": len(journal.finished) if journal else 0}
     results.update(aggregate(records, k))
     results.update(totals(records, policy, budget))
     results["tasks"] = records

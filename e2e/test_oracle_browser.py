@@ -11,8 +11,8 @@ TASKS = {t.instance_id: t for t in all_tasks()}
 
 
 @pytest.fixture(scope="module")
-def browser_harness(e2e_store):
-    with Harness("browser", e2e_store) as h:
+def browser_harness(e2e_store, live_server, browser):
+    with Harness("browser", e2e_store, server=live_server, browser=browser) as h:
         yield h
 
 

@@ -1,6 +1,5 @@
 """Tests for grader.diff: the PK-keyed state diff."""
 import json
-import time
 
 import pytest
 from hypothesis import given, strategies as st
@@ -77,24 +76,20 @@ def test_count_changes_counts_every_entry():
     assert count_changes(env) == 4
 
 
-def test_twenty_tables_of_a_thousand_rows_is_fast():
+def test_twenty_tables_of_a_thousand_rows_diff_exactly():
+    """A book-sized diff finds exactly the bumped rows, from tables or from snapshot bytes.
+    (Its speed is a `cfab bench` figure, not a test assertion.)"""
     def tables(bump):
         return {f"t{t}": [{"id": i, "amount": f"{i}.00", "status": "draft", "memo": "x" * 20,
                            "n": i + (1 if bump and i % 100 == 0 else 0)} for i in range(1000)]
                 for t in range(20)}
     pk = {f"t{t}": "id" for t in range(20)}
     before, after = tables(False), tables(True)
-    diff_tables(pk, before, after)  # warm up
-    start = time.perf_counter()
     d = diff_tables(pk, before, after)
-    elapsed = time.perf_counter() - start
     assert count_changes({"app": d}) == 20 * 10
-    assert elapsed < 0.05, f"diff took {elapsed * 1000:.1f} ms"
-    # Including JSON parsing of both ~1.5 MB blobs (most of the cost), still quick.
+    assert all(c["fields"] == ["n"] for t in d.values() for c in t["changed"])
     a, b = snap("app", before, pk), snap("app", after, pk)
-    start = time.perf_counter()
     assert diff_snapshots(a, b) == d
-    assert time.perf_counter() - start < 0.25
 
 
 rows = st.dictionaries(st.integers(0, 20), st.sampled_from(["a", "b", "c"]), max_size=15)

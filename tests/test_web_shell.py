@@ -101,3 +101,26 @@ def test_the_agent_tool_api_lists_and_calls_only_native_tools(flask_app, episode
     assert client.get("/api/tools").status_code == 401
     missing = client.post("/api/tools/outlook.no_such_tool", json={}, headers=auth)
     assert missing.status_code == 404
+
+
+def test_an_evaluation_browser_cannot_use_the_task_launcher(flask_app, store):
+    """An agent's browser may not start or finish a task, or read a verdict (ground truth)."""
+    from tasks.registry import all_tasks
+
+    episode = store.create(["procore"])
+    episode.meta["evaluation"] = True
+    try:
+        client = flask_app.test_client()
+        client.get(enter_url(flask_app, episode.id, "/"))
+        assert client.get("/").status_code == 200
+        with client.session_transaction() as s:
+            token = s["csrf"]
+        task = all_tasks()[0]
+        for path in (f"/tasks/{task.instance_id}/start", "/episodes/new", "/episode/finish",
+                     "/episode/start-over"):
+            assert client.post(path, data={"csrf_token": token}).status_code == 403, path
+        assert client.get("/episode/verdict").status_code == 403
+        with client.session_transaction() as s:
+            assert s["episode"] == episode.id
+    finally:
+        store.drop(episode.id)

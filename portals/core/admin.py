@@ -42,6 +42,7 @@ def create_episode():
         episode = store_of().create(apps)
     except KeyError as err:
         abort(400, description=str(err))
+    episode.meta["evaluation"] = True  # an evaluator's episode: the launcher will not serve it
     return jsonify(episode_id=episode.id, apps=sorted(episode.apps),
                    enter_url=enter_url(current_app, episode.id, body.get("next", "/")),
                    agent_token=agent_token(current_app, episode.id)), 201

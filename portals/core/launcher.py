@@ -98,6 +98,18 @@ def _matches(task, args) -> bool:
             and (guarded is None or task.money_movement_guard == guarded))
 
 
+@launcher_bp.before_request
+def _not_for_evaluation_episodes():
+    """A browser working an evaluation episode (the runner's or the admin API's) may read the
+    home page, but may not start, abandon or finish tasks, nor see a verdict: that would let an
+    agent read ground truth or walk away from the episode it is graded on."""
+    episode = _bound_episode()
+    if episode is not None and episode.meta.get("evaluation") and \
+            (request.method == "POST" or request.endpoint == "launcher.verdict"):
+        abort(403, description="This browser is working an evaluation episode; "
+                               "the task launcher is not available to it.")
+
+
 @launcher_bp.get("/")
 def home():
     tasks = _tasks()

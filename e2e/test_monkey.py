@@ -1,0 +1,142 @@
+"""A seeded random browser agent cannot crash a portal, move money, or pass a task.
+
+On every app's portal it clicks links and buttons, types into fields and picks options at
+random for a fixed number of steps (seeded, so a failure replays). It must see no 5xx, no
+uncaught page error and no dialog; every guarded action it hits only lands in the guard log;
+no money-moving row appears; and grading its episode against every task never passes.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from agent.browser import chromium
+from grader.grade import grade
+from portals.core.registry import load_apps
+from portals.core.web import enter_url
+from tasks.registry import all_tasks
+
+APPS = load_apps()
+TOTAL_STEPS = 300
+STEPS = max(40, TOTAL_STEPS // len(APPS))
+TYPED = ["", "1", "-1", "0", "100.00", "14,350.00", "abc", "2026-06-30", "2026-13-45", "V1001", "1042",
+         "pm@companyA.com", "not an email", "' OR 1=1 --", "<script>alert(1)</script>", "%", "9" * 30]
+
+# Marks every visible, enabled control with an index and describes it, in one round trip.
+COLLECT = """() => {
+  const out = [];
+  const els = document.querySelectorAll('a[href], button, input, select, textarea');
+  els.forEach((el) => {
+    el.removeAttribute('data-monkey');
+    const r = el.getBoundingClientRect();
+    if (el.disabled || r.width === 0 || r.height === 0) return;
+    if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) return;
+    if (el.type === 'hidden') return;
+    el.setAttribute('data-monkey', String(out.length));
+    out.push({tag: el.tagName.toLowerCase(), type: (el.type || '').toLowerCase(),
+              href: el.tagName === 'A' ? el.href : '',
+              options: el.tagName === 'SELECT' ? Array.from(el.options).map(o => o.value) : []});
+  });
+  return out;
+}"""
+
+
+def money_moved(spec, diff: dict) -> list[str]:
+    """Rows the app's own models call money-moving (`__money_states__`) that a run produced."""
+    models = importlib.import_module(f"portals.{spec.kind}.models")
+    states = {cls.__tablename__: cls.__money_states__ for cls in vars(models).values()
+              if isinstance(cls, type) and getattr(cls, "__money_states__", None) and hasattr(cls, "__tablename__")}
+    found = []
+    for table, change in diff.get(spec.name, {}).items():
+        for attr, forbidden in states.get(table, {}).items():
+            for row in change.get("added", []):
+                if row.get(attr) in forbidden:
+                    found.append(f"{table} added {attr}={row[attr]}")
+            for row in change.get("changed", []):
+                before, after = row["before"].get(attr), row["after"].get(attr)
+                if after in forbidden and before != after:
+                    found.append(f"{table} {row.get('pk')} {attr} {before}->{after}")
+    return found
+
+
+def act(page, rng: random.Random, base: str) -> str:
+    """One random action inside the portal under `base`; returns what it did, for the log."""
+    controls = page.evaluate(COLLECT)
+    if not controls:
+        return "nothing to do"
+    # Pick a kind of control first (links would otherwise swamp the buttons that submit forms).
+    kinds = {"link": [], "button": [], "field": []}
+    for i, c in enumerate(controls):
+        typing = c["tag"] in ("input", "textarea", "select") and c["type"] not in ("submit", "button", "image")
+        kinds["link" if c["tag"] == "a" else "field" if typing else "button"].append(i)
+    kind = rng.choices(["link", "button", "field"], weights=[3, 3, 4])[0]
+    i = rng.choice(kinds[kind] or range(len(controls)))
+    c, target = controls[i], page.locator(f'[data-monkey="{i}"]').first
+    if c["tag"] == "a":
+        href = c["href"]
+        if not href.startswith(base) or "/download" in href:  # base is an absolute URL here  # stay in the portal; downloads aren't pages
+            return f"skip link {href}"
+        target.click(timeout=2000)
+        return f"click {href}"
+    if c["tag"] == "select":
+        if c["options"]:
+            target.select_option(rng.choice(c["options"]), timeout=2000)
+        return "select"
+    if c["tag"] in ("input", "textarea") and c["type"] not in ("submit", "button", "checkbox", "radio"):
+        target.fill(rng.choice(TYPED), timeout=2000)
+        return f"fill {c['type']}"
+    target.click(timeout=2000)
+    return f"click {c['tag']} {c['type']}"
+
+
+def walk(url: str, base: str, app: str) -> tuple[list[str], list[str]]:
+    """The monkey's walk, in its own Chromium: (problems seen, actions taken)."""
+    problems: list[str] = []
+    log: list[str] = []
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        context.set_default_timeout(5000)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+        page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 500 else None)
+        page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+        rng = random.Random(f"monkey:{app}")
+        server = url.split("/enter", 1)[0]
+        page.goto(url)
+        for _ in range(STEPS):
+            try:
+                log.append(act(page, rng, server + base))
+                page.wait_for_load_state("load", timeout=5000)
+            except Exception as exc:  # a control that moved or vanished mid-action: not a portal bug
+                log.append(f"missed: {type(exc).__name__} {str(exc)[:300]}")
+            if not page.url.startswith(server + base):
+                page.goto(server + base)
+        context.close()
+    return problems, log
+
+
+@pytest.mark.parametrize("app", list(APPS))
+def test_a_random_agent_cannot_break_or_win(live_server, e2e_store, app):
+    spec = APPS[app]
+    base = spec.base_path + "/"
+    episode = e2e_store.create()
+    try:
+        url = live_server.url + enter_url(live_server.app, episode.id, base)
+        # A thread of its own: sync Playwright allows one instance per thread, and other e2e
+        # modules keep theirs open in the main thread.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            problems, log = pool.submit(walk, url, base, app).result()
+        diff = episode.diff()
+        assert not problems, f"{problems[:5]} after {log[-5:]}"
+        assert all(g["executed"] is False for g in episode.guard_log)
+        assert all(c["source"] == "ui" for c in episode.calls)
+        assert not money_moved(spec, diff)
+        for task in all_tasks():
+            result = grade(diff, list(episode.guard_log), "", task.evaluator, list(episode.calls))
+            assert not result.passed, f"a random agent passed {task.instance_id}"
+        assert sum(1 for line in log if line.startswith(("click", "fill", "select"))) > STEPS // 3, log
+    finally:
+        e2e_store.drop(episode.id)
