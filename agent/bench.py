@@ -10,6 +10,7 @@ from portals.core.episode import EpisodeStore
 from tasks.registry import all_tasks
 
 from portals.core.environment import Environment
+from portals.core.registry import load_apps
 
 from .policies import OraclePolicy
 from .runner import Harness
@@ -34,7 +35,7 @@ def run_bench(episodes: int = 200, browser_runs: int = 7) -> dict:
     figures: dict = {}
     started = time.perf_counter()
     store = EpisodeStore()
-    apps = sorted({a for t in all_tasks() for a in t.apps})
+    apps = sorted(load_apps())  # every app: a sandbox episode holds them all
     for app in apps:
         store.template(app)
     figures["template_build_s"] = round(time.perf_counter() - started, 3)
