@@ -20,17 +20,6 @@ APPS = ["box"]
 BOOK = tiny_book
 
 
-
-
-
-
-
-
-
-
-
-
-
 def test_manifest_tools_resolve_and_guard_matches():
     spec = get_app("box")
     assert set(spec.tools) == {"folders.items.list", "search", "files.get", "files.download", "ocr_pdf",
@@ -179,8 +168,6 @@ def test_guarded_buttons_show_pending(client, episode, url, data):
     assert resp.status_code == 200
     assert "Pending human approval — nothing was executed." in resp.get_data(as_text=True)
     assert episode.diff() == {} and episode.guard_log[-1]["executed"] is False
-
-
 
 
 def test_oracle_flow_on_the_company_book():

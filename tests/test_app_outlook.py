@@ -16,17 +16,6 @@ APPS = ["outlook"]
 BOOK = tiny_book
 
 
-
-
-
-
-
-
-
-
-
-
-
 def test_manifest_tools_resolve_and_guard_matches():
     spec = get_app("outlook")
     guarded = {n for n, t in spec.tools.items() if t.guarded}
@@ -168,8 +157,6 @@ def test_form_errors(client, episode, url, data, message):
     resp = post_form(client, url, data)
     assert resp.status_code == 422 and message in resp.get_data(as_text=True)
     assert episode.diff() == {} and episode.guard_log == []
-
-
 
 
 def test_oracle_compose_flow_on_the_company_book():

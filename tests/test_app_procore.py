@@ -22,8 +22,6 @@ TOOLS = {"projects.list", "vendors.list", "prime_contracts.list", "prime_contrac
          "erp.cost_code_map", "erp.sync_commitment", "erp.sync_invoice", "payments.disburse"}
 
 
-
-
 def _reqs(book, **where):
     return [r for r in book["requisitions"] if all(r[k] == v for k, v in where.items())]
 

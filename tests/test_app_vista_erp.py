@@ -7,7 +7,6 @@ import pytest
 
 from conftest import post_form
 from portals.core.environment import Environment
-from portals.core.episode import build_template
 from portals.core.registry import get_app
 
 APP = "vista_erp"
@@ -17,28 +16,13 @@ INVOICE = {"vendor_id": VENDOR, "bill_number": "JSM-88421", "bill_date": "2026-0
            "task_id": "31200-000-", "cost_type_id": "S", "amount": "14350.00", "description": "Excavation"}
 
 
-
-
-
-
 def call(env, tool, args=None):
     return env.call(f"{APP}.{tool}", args or {})
 
 
-def test_manifest_tools_resolve_with_valid_schemas():
+def test_the_guarded_tools_are_the_products_payment_actions():
     spec = get_app(APP)
     assert set(spec.money_guarded_tools) == {"ap.invoice.approve", "ap.payment_batch.post"}
-    for name, tool in spec.tools.items():
-        schema = tool.schema()
-        assert schema["description"], name
-        assert set(schema["parameters"]["required"]) <= set(schema["parameters"]["properties"])
-
-
-def test_seeding_is_deterministic(store):
-    spec = get_app(APP)
-    one = build_template(spec, store.book, store.seed, store.clock).snapshot()
-    two = build_template(spec, store.book, store.seed, store.clock).snapshot()
-    assert one == two
 
 
 def test_vendors_and_phases_use_vista_keys(env):
