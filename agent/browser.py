@@ -47,6 +47,10 @@ class PortalServer:
         self._thread.start()
         return self
 
+    def serve_forever(self) -> None:
+        """Serve in the calling thread until interrupted (`cfab serve`)."""
+        self._server.serve_forever()
+
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()

@@ -136,21 +136,23 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--recordings", type=click.Path(file_okay=False), default=None,
               help="Where finished task episodes write trajectories (default ./recordings in the repo).")
-def serve(port, host, recordings):
+@click.option("--idle-hours", type=click.FloatRange(0), default=6.0, show_default=True,
+              help="Drop episodes nobody has used for this long (0 keeps them all).")
+def serve(port, host, recordings, idle_hours):
     """Serve the task launcher and every portal on loopback for people to work tasks."""
     from portals.core.episode import EpisodeStore
     from portals.core.web import create_app
 
     from .browser import PortalServer
 
-    store = EpisodeStore()
+    store = EpisodeStore(idle_ttl=idle_hours * 3600 or None)
     app = create_app(store)
     if recordings:
         app.config["CFAB_RECORDINGS"] = recordings
-    server = PortalServer(app, host, port)
+    server = PortalServer(app, host, port, quiet=False)
     click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {app.extensions['cfab_admin_token']})")
     try:
-        server._server.serve_forever()
+        server.serve_forever()
     except KeyboardInterrupt:
         pass
 
@@ -208,12 +210,16 @@ def gold_add(file, gold_dir):
 
 @main.command(name="tasks")
 @click.option("--json", "as_json", is_flag=True, help="Print the public task records as JSON lines.")
-def list_tasks(as_json):
+@click.option("--spec", "as_spec", is_flag=True,
+              help="Print the full instance records, ground truth included, as JSON lines (the dataset).")
+def list_tasks(as_json, as_spec):
     """List the executable suite."""
     from tasks.registry import all_tasks
 
     for task in all_tasks():
-        if as_json:
+        if as_spec:
+            click.echo(json.dumps(task.spec(), sort_keys=True))
+        elif as_json:
             click.echo(json.dumps(task.public(), sort_keys=True))
         else:
             click.echo(f"{task.instance_id:34} {task.domain:20} D{task.difficulty} "

@@ -91,3 +91,20 @@ def test_the_six_capabilities_through_app_service(store, name):
         assert service.guarded_calls() == []
     finally:
         store.drop(episode.id)
+
+
+def test_a_server_drops_episodes_nobody_uses(store):
+    """People abandon tabs: a long-lived store frees episodes idle past its limit, and only those."""
+    from portals.core.episode import EpisodeStore
+
+    now = [1000.0]
+    served = EpisodeStore(book=store.book, seed=store.seed, clock=store.clock, idle_ttl=3600,
+                          monotonic=lambda: now[0])
+    served.templates.update(store.templates)  # same inputs: reuse the seeded templates
+    old, active = served.create(["outlook"]), served.create(["outlook"])
+    now[0] += 3000
+    assert served.get(active.id) is active  # used again
+    now[0] += 1000
+    served.create(["outlook"])
+    assert served.get(old.id) is None and served.get(active.id) is active
+    assert EpisodeStore(book=store.book).idle_ttl is None  # the runner keeps what it made

@@ -11,6 +11,7 @@ import hashlib
 import secrets
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -181,7 +182,11 @@ class Episode:
 class EpisodeStore:
     """Templates built once per process, and the live episodes of one server or runner."""
 
-    def __init__(self, book: dict | None = None, seed: int | None = None, clock: Clock | None = None):
+    def __init__(self, book: dict | None = None, seed: int | None = None, clock: Clock | None = None,
+                 idle_ttl: float | None = None, monotonic=time.monotonic):
+        """`idle_ttl` (seconds): a long-lived server drops episodes nobody has used for that long
+        (people abandon tabs). `monotonic` is injectable so tests need no sleeps. Neither touches
+        an episode's state, which stays a pure function of book, seed and clock."""
         if book is None:
             from seeds.book import load_book
             book = load_book()
@@ -192,6 +197,9 @@ class EpisodeStore:
         self.episodes: dict[str, Episode] = {}
         self._lock = threading.Lock()
         self._book_digest: str | None = None
+        self.idle_ttl = idle_ttl
+        self._monotonic = monotonic
+        self._last_used: dict[str, float] = {}
 
     def template(self, app: str) -> AppTemplate:
         with self._lock:
@@ -216,16 +224,34 @@ class EpisodeStore:
     def create(self, apps: list[str] | None = None) -> Episode:
         names = sorted(apps or load_apps())
         episode = Episode({n: self.template(n) for n in names}, self.clock)
+        self.drop_idle()
         with self._lock:
             self.episodes[episode.id] = episode
+            self._last_used[episode.id] = self._monotonic()
         return episode
 
     def get(self, episode_id: str) -> Episode | None:
+        """The open episode with this id; looking it up counts as using it."""
         with self._lock:
-            return self.episodes.get(episode_id)
+            episode = self.episodes.get(episode_id)
+            if episode is not None:
+                self._last_used[episode_id] = self._monotonic()
+            return episode
+
+    def drop_idle(self) -> list[str]:
+        """Drop the episodes unused for longer than `idle_ttl`; returns their ids."""
+        if not self.idle_ttl:
+            return []
+        cutoff = self._monotonic() - self.idle_ttl
+        with self._lock:
+            stale = [e for e, used in self._last_used.items() if used < cutoff]
+        for episode_id in stale:
+            self.drop(episode_id)
+        return stale
 
     def drop(self, episode_id: str) -> None:
         with self._lock:
+            self._last_used.pop(episode_id, None)
             episode = self.episodes.pop(episode_id, None)
         if episode is not None:
             with episode.lock:
