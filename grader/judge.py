@@ -21,15 +21,22 @@ def _prompt(reply: str, rubric: str, instruction: str | None) -> str:
     return f"{task}Rubric:\n{rubric}\n\nReply to grade:\n<<<\n{reply}\n>>>"
 
 
-def parse_verdict(text: str) -> tuple[float | None, str]:
-    """The judge's score (clamped to 0..1) and reason, from JSON or a loose 'score: x' line."""
+def json_objects(text: str):
+    """Every JSON object embedded in a model's free text, in order (models wrap JSON in prose)."""
     decoder = json.JSONDecoder()
     for start in [m.start() for m in re.finditer(r"\{", text or "")]:
         try:
             value, _ = decoder.raw_decode(text, start)
         except ValueError:
             continue
-        if isinstance(value, dict) and "score" in value:
+        if isinstance(value, dict):
+            yield value
+
+
+def parse_verdict(text: str) -> tuple[float | None, str]:
+    """The judge's score (clamped to 0..1) and reason, from JSON or a loose 'score: x' line."""
+    for value in json_objects(text):
+        if "score" in value:
             try:
                 return min(1.0, max(0.0, float(value["score"]))), str(value.get("reason", ""))
             except (TypeError, ValueError):

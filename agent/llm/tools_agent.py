@@ -5,6 +5,8 @@ import hashlib
 import json
 import re
 
+from grader.judge import json_objects
+
 from ..policies import Policy
 from . import prompt
 from .loop import Driver, parse_arguments, run_loop
@@ -96,7 +98,7 @@ class ToolsDriver(Driver):
 
     def parse_text(self, text: str) -> list[tuple[str, dict]]:
         """Actions written as JSON in a text answer: {"tool", "args"} / {"name", "arguments"} / {"finish"}."""
-        for candidate in _json_objects(text):
+        for candidate in json_objects(text):
             if "finish" in candidate:
                 return [("finish", {"summary": str(candidate["finish"])})]
             name = candidate.get("tool") or candidate.get("name")
@@ -108,17 +110,6 @@ class ToolsDriver(Driver):
 
     def reply(self) -> str:
         return self.final
-
-
-def _json_objects(text: str):
-    decoder = json.JSONDecoder()
-    for start in [m.start() for m in re.finditer(r"\{", text or "")]:
-        try:
-            value, _ = decoder.raw_decode(text, start)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            yield value
 
 
 class LLMToolsPolicy(Policy):
