@@ -17,6 +17,7 @@ import pytest
 from agent.gold import GOLD_DIR, promote
 from agent.replay import replay
 from portals.core import recording
+from tasks.families import a_etc_forecast as A
 from tasks.families import c_invoice_code as C
 from tasks.families.c_invoice_code import _read_invoice
 from tasks.registry import get
@@ -139,6 +140,23 @@ def work_invoice_code(page) -> str:
     return C._reply(inv, vendor_id, cost_code)
 
 
+def work_etc_forecast(page, job: str) -> str:
+    """The person's way through A_etc_forecast: the Procore budget's total, into Vista's job."""
+    open_project_tool(page, job, "Budget")
+    table = page.locator("table:has(th:text-is('Forecast To Complete'))").first
+    headers = [h.strip() for h in table.locator("thead th").all_text_contents()]
+    cells = table.locator("tfoot tr").first.locator("th, td")
+    cell = cells.nth(headers.index("Forecast To Complete") - (len(headers) - cells.count()))
+    amount = re.sub(r"[$,\s]", "", cell.text_content())
+    panel = page.get_by_role("complementary", name="Task panel")
+    click_and_wait(page, panel.get_by_role("link", name="Viewpoint Vista"))
+    click_and_wait(page, page.get_by_role("link", name="JC Job Master"))
+    click_and_wait(page, page.get_by_role("link", name=re.compile(rf"^Open job {job} ")))
+    page.get_by_label("New est. cost to complete", exact=True).fill(amount)
+    click_and_wait(page, page.get_by_role("button", name=f"Save cost projection for {job}"))
+    return A._reply(job, amount)
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -146,7 +164,11 @@ def newest_recording(folder: Path, instance_id: str) -> Path:
 
 
 CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in H_JOBS] + \
-        [("cf_C_invoice_code_9140", "C_invoice_code", None)]
+        [("cf_C_invoice_code_9140", "C_invoice_code", None)] + \
+        [(f"cf_A_etc_forecast_{job}", "A_etc_forecast", job) for job in A.JOBS]
+WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
+        "C_invoice_code": lambda page, job: work_invoice_code(page),
+        "A_etc_forecast": lambda page, job: work_etc_forecast(page, job)}
 
 
 @pytest.mark.parametrize("instance_id,family,job", CASES, ids=[c[0] for c in CASES])
@@ -157,7 +179,7 @@ def test_a_person_works_a_task_and_the_recording_becomes_gold(
     start_task(page, instance_id, family)
     # ground truth is not on the page before finishing
     assert '"expected"' not in page.content() and "any_other_change" not in page.content()
-    reply = work_procore_sync(page, job) if job else work_invoice_code(page)
+    reply = WORK[family](page, job)
     verdict = finish(page, reply)
     assert "Passed — score 1.00" in verdict, verdict
     assert "What was expected" in verdict and "What was forbidden" in verdict

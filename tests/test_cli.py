@@ -12,7 +12,7 @@ def test_tasks_lists_public_records_and_the_dataset_on_request():
     runner = CliRunner()
     public = [json.loads(line) for line in runner.invoke(main, ["tasks", "--json"]).output.splitlines()]
     spec = [json.loads(line) for line in runner.invoke(main, ["tasks", "--spec"]).output.splitlines()]
-    assert len(public) == len(spec) == 7
+    assert len(public) == len(spec) == 15
     assert all("ground_truth" not in rec for rec in public)
     assert all(rec["ground_truth"]["expected"] for rec in spec)
     assert all(rec["contamination_meta"]["hash_of_problem"].startswith("sha256:") for rec in spec)

@@ -12,10 +12,20 @@ from tasks.registry import all_tasks
 TASKS = {t.instance_id: t for t in all_tasks()}
 
 
-def test_the_suite_is_the_papers_seven_reference_instances():
+def test_the_suite_is_the_papers_instances():
     assert sorted(TASKS) == sorted(
         [f"cf_H_procore_erp_sync_{j}" for j in ("1042", "2014", "2041", "2200", "3100", "4012")]
-        + ["cf_C_invoice_code_9140"])
+        + ["cf_C_invoice_code_9140"]
+        + [f"cf_A_etc_forecast_{j}" for j in ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012")])
+
+
+def test_the_forecast_task_matches_the_papers_example_and_starts_stale(store):
+    task = TASKS["cf_A_etc_forecast_1042"]
+    assert task.evaluator["expected"][0]["assert"] == {"est_cost_to_complete": "3706560.00"}
+    seeded = store.template("vista_erp").rows("jobs")
+    for job in ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012"):
+        target = TASKS[f"cf_A_etc_forecast_{job}"].evaluator["expected"][0]["assert"]["est_cost_to_complete"]
+        assert seeded[job]["est_cost_to_complete"] != target, f"job {job} would need no change"
 
 
 @pytest.fixture(scope="module")
