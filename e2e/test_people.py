@@ -143,11 +143,7 @@ def work_invoice_code(page) -> str:
 def work_etc_forecast(page, job: str) -> str:
     """The person's way through A_etc_forecast: the Procore budget's total, into Vista's job."""
     open_project_tool(page, job, "Budget")
-    table = page.locator("table:has(th:text-is('Forecast To Complete'))").first
-    headers = [h.strip() for h in table.locator("thead th").all_text_contents()]
-    cells = table.locator("tfoot tr").first.locator("th, td")
-    cell = cells.nth(headers.index("Forecast To Complete") - (len(headers) - cells.count()))
-    amount = re.sub(r"[$,\s]", "", cell.text_content())
+    amount = A.read_budget_forecast(page)
     panel = page.get_by_role("complementary", name="Task panel")
     click_and_wait(page, panel.get_by_role("link", name="Viewpoint Vista"))
     click_and_wait(page, page.get_by_role("link", name="JC Job Master"))

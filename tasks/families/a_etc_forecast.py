@@ -62,16 +62,20 @@ def oracle_tools(job: str, env) -> str:
     return _reply(job, amount)
 
 
-def oracle_browser(job: str, portal) -> str:
-    page = portal.page
-    portal.goto(f"/procore/projects/{job}/budget")
+def read_budget_forecast(page) -> str:
+    """The Grand Totals cell of the Forecast To Complete column on a Procore budget page."""
     table = page.locator("table:has(th:text-is('Forecast To Complete'))").first
     headers = [h.strip() for h in table.locator("thead th").all_text_contents()]
-    column = headers.index("Forecast To Complete")
     totals = table.locator("tfoot tr").first.locator("th, td")
     # the totals row opens with one header cell spanning the first columns
     offset = len(headers) - totals.count()
-    amount = re.sub(r"[$,\s]", "", totals.nth(column - offset).text_content())
+    cell = totals.nth(headers.index("Forecast To Complete") - offset)
+    return re.sub(r"[$,\s]", "", cell.text_content())
+
+
+def oracle_browser(job: str, portal) -> str:
+    portal.goto(f"/procore/projects/{job}/budget")
+    amount = read_budget_forecast(portal.page)
     portal.goto(f"/vista_erp/jobs/{job}")
     portal.fill("New est. cost to complete", amount)
     portal.click_button(f"Save cost projection for {job}")
