@@ -5,7 +5,7 @@ import gc
 import statistics
 import time
 
-from grader.grade import grade
+from tasks.lifecycle import grade_episode, open_episode
 from portals.core.episode import EpisodeStore
 from tasks.registry import all_tasks
 
@@ -61,10 +61,10 @@ def run_bench(episodes: int = 200, browser_runs: int = 7) -> dict:
     tools_started = time.perf_counter()
     runs = 0
     for task in all_tasks():
-        ep = store.create(list(task.apps))
+        ep = open_episode(store, task)
         reply = policy.run_tools(task, Environment(ep, list(task.apps)))
         t0 = time.perf_counter()
-        grade(ep.diff(), ep.guard_log, reply, task.evaluator, ep.calls)
+        grade_episode(ep, task, reply)
         grading.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         ep.snapshot()

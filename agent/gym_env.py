@@ -19,9 +19,9 @@ from contextlib import ExitStack
 import gymnasium as gym
 from gymnasium import spaces
 
-from grader.grade import grade
 from portals.core.environment import Environment
 from portals.core.episode import EpisodeStore
+from tasks.lifecycle import grade_episode, open_episode
 
 MAX_TEXT = 200_000
 
@@ -64,7 +64,7 @@ class CfabEnv(gym.Env):
         if self._store is None:
             self._store = EpisodeStore()
         apps = list(self.task.apps)
-        self._episode = self._store.create(apps)
+        self._episode = open_episode(self._store, self.task)  # an evaluation episode
         self._steps, self._messages, self._done = 0, [], False
         head = f"Request: {self.task.instruction}\n"
         if self.transport == "tools":
@@ -87,8 +87,7 @@ class CfabEnv(gym.Env):
         if finished or truncated:
             self._done = True
             reply = "\n".join(self._messages).strip()
-            result = grade(self._episode.diff(), list(self._episode.guard_log), reply,
-                           self.task.evaluator, list(self._episode.calls))
+            result = grade_episode(self._episode, self.task, reply).grade
             reward = float(result.score)
             info = {"passed": result.passed, "verdict": list(result.verdict), "reply": reply}
         return self._clip(observation), reward, finished, truncated, info

@@ -91,3 +91,17 @@ def make_policy(name: str, **options) -> Policy:
     if name not in POLICIES:
         raise KeyError(f"unknown policy {name!r}; choose from {', '.join([*POLICIES, *MODEL_POLICIES])}")
     return POLICIES[name](**options)
+
+
+class AttemptPolicy(Policy):
+    """One scripted attempt of the admission gate (tasks/gate.py): a near-miss or a variant."""
+
+    def __init__(self, attempt):
+        self.attempt = attempt
+        self.name = attempt.name
+
+    def run_tools(self, task, env) -> str:
+        return self.attempt.tools(env)
+
+    def run_browser(self, task, portal) -> str:
+        return self.attempt.browser(portal)

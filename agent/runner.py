@@ -4,16 +4,15 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import sys
 import threading
-import time
-import traceback
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 
-from grader.grade import grade
 from grader.metrics import summarize
 from portals.core.environment import Environment
 from portals.core.episode import EpisodeStore
+from tasks.lifecycle import run_episode
 
 from .accounting import Budget, InfraError, Meter
 from .browser import Portal, PortalServer, chromium
@@ -68,58 +67,52 @@ class Harness:
         survived the client's retries is an infrastructure error: the run is recorded with
         `infra_error` and left ungraded, since it says nothing about the agent.
         """
+        outcome, infra, meter = self.run_outcome(task, policy, browser=browser)
+        if infra:
+            run = {"passed": False, "score": 0.0, "infra_error": infra,
+                   "verdict": [f"Not scored: the model provider failed ({infra})"],
+                   "reply": "", "calls": [], "guarded_calls": [], "seconds": 0.0}
+        else:
+            if outcome.error:
+                print(outcome.extra.get("traceback", outcome.error), file=sys.stderr)
+            run = {"passed": outcome.grade.passed, "score": outcome.grade.score,
+                   "verdict": list(outcome.grade.verdict), "reply": outcome.reply,
+                   "calls": outcome.calls, "guarded_calls": outcome.guard_log,
+                   "seconds": round(outcome.seconds, 3)}
+            if outcome.error:
+                run["error"] = outcome.error
+        run.update(meter.to_run())
+        rubric = (task.evaluator.get("judge") or {}).get("rubric")
+        if rubric and not infra:  # L3: reported beside the grade, never part of it
+            run["judge"] = judge(run["reply"], rubric, task.instruction) if judge else \
+                {"score": None, "reason": "no judge model configured (--judge-model)"}
+        return run
+
+    def run_outcome(self, task, policy, browser=None):
+        """The lifecycle's outcome of one attempt: `(outcome | None, infra_error | None, meter)`."""
         browser = browser or self.browser
-        episode = self.store.create(list(task.apps))
-        episode.meta["apps"] = list(task.apps)
-        episode.meta["evaluation"] = True  # the launcher will not serve this browser
         metered = getattr(policy, "uses_model", False)
         meter = policy.client.meter() if metered else Meter()
         extra = {"meter": meter} if metered else {}
-        started = time.perf_counter()
-        reply, error, infra = "", None, None
-        context = None
-        try:
-            if self.transport == "tools":
-                reply = policy.run_tools(task, Environment(episode, list(task.apps)), **extra) or ""
-            else:
-                from portals.core.web import enter_url
 
-                context = browser.new_context(viewport={"width": 1280, "height": 860})
+        def act(episode) -> str:
+            if self.transport == "tools":
+                return policy.run_tools(task, Environment(episode, list(task.apps)), **extra)
+            from portals.core.web import enter_url
+
+            context = browser.new_context(viewport={"width": 1280, "height": 860})
+            try:
                 context.set_default_timeout(15000)
                 page = context.new_page()
                 page.goto(self.server.url + enter_url(self.flask_app, episode.id, "/"))
-                reply = policy.run_browser(task, Portal(page, self.server.url), **extra) or ""
-        except InfraError as exc:
-            infra = str(exc)
-        except Exception as exc:  # a policy's crash is that run's failure, not the sweep's
-            error = f"{type(exc).__name__}: {exc}"
-            traceback.print_exc()
-        finally:
-            if context is not None:
+                return policy.run_browser(task, Portal(page, self.server.url), **extra)
+            finally:
                 context.close()
-        seconds = time.perf_counter() - started
-        if infra:
-            run = {"passed": False, "score": 0.0, "infra_error": infra,
-                   "verdict": [f"Not scored: the model provider failed ({infra})"]}
-        else:
-            result = grade(episode.diff(), list(episode.guard_log), reply, task.evaluator,
-                           list(episode.calls))
-            verdict = list(result.verdict)
-            if error:
-                verdict.insert(0, f"The policy stopped with an error: {error}")
-            run = {"passed": result.passed and error is None,
-                   "score": result.score if not error else 0.0, "verdict": verdict}
-        run.update({"reply": reply, "calls": list(episode.calls),
-                    "guarded_calls": list(episode.guard_log), "seconds": round(seconds, 3)})
-        run.update(meter.to_run())
-        if error:
-            run["error"] = error
-        rubric = (task.evaluator.get("judge") or {}).get("rubric")
-        if rubric and not infra:  # L3: reported beside the grade, never part of it
-            run["judge"] = judge(reply, rubric, task.instruction) if judge else \
-                {"score": None, "reason": "no judge model configured (--judge-model)"}
-        self.store.drop(episode.id)
-        return run
+
+        try:
+            return run_episode(self.store, task, act, reraise=(InfraError,)), None, meter
+        except InfraError as exc:
+            return None, str(exc), meter
 
 
 def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,

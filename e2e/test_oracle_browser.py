@@ -16,35 +16,16 @@ def browser_harness(e2e_store, live_server, browser):
         yield h
 
 
-def _diff_of(store, task, run_policy):
-    """Run a policy on a fresh episode and keep its diff before the episode is dropped."""
-    kept = {}
-    original_drop = store.drop
-
-    def keep_then_drop(episode_id):
-        episode = store.get(episode_id)
-        if episode is not None:
-            kept["diff"] = episode.diff()
-        original_drop(episode_id)
-
-    store.drop = keep_then_drop
-    try:
-        run = run_policy()
-    finally:
-        store.drop = original_drop
-    return run, kept["diff"]
-
-
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
 def test_browser_oracle_passes_and_matches_the_tools_diff(e2e_store, browser_harness, instance_id):
     task = TASKS[instance_id]
-    run, browser_diff = _diff_of(e2e_store, task, lambda: browser_harness.run_one(task, OraclePolicy()))
-    assert run["passed"], run["verdict"]
-    assert all(c["source"] == "ui" for c in run["calls"]), "the browser oracle must work the portal"
+    browser, _infra, _meter = browser_harness.run_outcome(task, OraclePolicy())
+    assert browser.grade.passed, browser.grade.verdict
+    assert all(c["source"] == "ui" for c in browser.calls), "the browser oracle must work the portal"
     with Harness("tools", e2e_store) as tools_harness:
-        tools_run, tools_diff = _diff_of(e2e_store, task, lambda: tools_harness.run_one(task, OraclePolicy()))
-    assert tools_run["passed"]
-    assert browser_diff == tools_diff
+        tools, _infra, _meter = tools_harness.run_outcome(task, OraclePolicy())
+    assert tools.grade.passed
+    assert browser.diff == tools.diff
 
 
 @pytest.mark.parametrize("instance_id", ["cf_H_procore_erp_sync_4012", "cf_C_invoice_code_9140"])

@@ -37,6 +37,11 @@ class Task:
     # guarded_*: one valid guarded call, for the over-eager policy
     guarded_tools: Callable | None = field(default=None, compare=False, repr=False)
     guarded_browser: Callable | None = field(default=None, compare=False, repr=False)
+    # the admission gate (tasks/gate.py): wrong-but-plausible attempts that must fail for the
+    # reason they name, right-but-different ones that must pass, and replies to grade alone
+    near_misses: tuple = field(default=(), compare=False, repr=False)
+    variants: tuple = field(default=(), compare=False, repr=False)
+    reply_corpus: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def domain(self) -> str:
