@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make run   - install, then run the benchmark (oracle policy, browser transport)
 #   make test  - install, then run the unit tests and the e2e browser tests
+#   make validate - the full admission gate on both transports
 VENV    ?= .venv
 PY      := $(VENV)/bin/python
 POLICY  ?= oracle
@@ -8,7 +9,7 @@ TRANSPORT ?= browser
 K       ?= 2
 SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: install chromium run test bench serve clean
+.PHONY: install chromium run test validate bench serve clean
 
 install: $(VENV)/.installed chromium
 
@@ -29,6 +30,12 @@ run: install
 
 test: install
 	$(PY) -m pytest -q tests e2e
+
+# The full admission gate on both transports (make test runs the browser half on one
+# instance per family); run before calling a suite change done.
+validate: install
+	$(VENV)/bin/cfab tasks validate --transport tools
+	$(VENV)/bin/cfab tasks validate --transport browser
 
 bench: install
 	$(VENV)/bin/cfab bench --out results/bench.json

@@ -208,14 +208,17 @@ def gold_add(file, gold_dir):
     click.echo(f"gold written to {result['path']}")
 
 
-@main.command(name="tasks")
+@main.group(name="tasks", invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the public task records as JSON lines.")
 @click.option("--spec", "as_spec", is_flag=True,
               help="Print the full instance records, ground truth included, as JSON lines (the dataset).")
-def list_tasks(as_json, as_spec):
-    """List the executable suite."""
+@click.pass_context
+def list_tasks(ctx, as_json, as_spec):
+    """List the executable suite (`cfab tasks validate` runs its admission gate)."""
     from tasks.registry import all_tasks
 
+    if ctx.invoked_subcommand is not None:
+        return
     for task in all_tasks():
         if as_spec:
             click.echo(json.dumps(task.spec(), sort_keys=True))
@@ -224,6 +227,36 @@ def list_tasks(as_json, as_spec):
         else:
             click.echo(f"{task.instance_id:34} {task.domain:20} D{task.difficulty} "
                        f"{'G' if task.money_movement_guard else ' '} {','.join(task.apps)}")
+
+
+@list_tasks.command(name="validate")
+@click.option("--transport", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
+@click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families.")
+@click.option("--one-per-family", is_flag=True, help="Only the first instance of each family.")
+def validate_tasks(transport, pattern, one_per_family):
+    """Run the admission gate: oracle, noop, eager, near-misses, variants, leaks, reply corpus."""
+    from tasks.registry import select
+
+    from .runner import Harness
+    from .validate import one_per_family as representatives, table, validate
+
+    chosen = select(pattern)
+    if one_per_family:
+        chosen = representatives(chosen)
+    with Harness(transport) as harness:
+        reports = validate(chosen, transport, harness,
+                           progress=lambda r: click.echo(f"{'ok  ' if r.ok else 'FAIL'} {r.instance_id}", err=True))
+    click.echo(table(reports))
+    failed = [r for r in reports if not r.ok]
+    for r in failed:
+        click.echo(f"\n{r.instance_id}:")
+        for problem in r.problems:
+            click.echo(f"  - {problem}")
+    if failed:
+        click.echo(f"\n{len(failed)} of {len(reports)} tasks fail the gate on {transport}: "
+                   + ", ".join(r.instance_id for r in failed))
+        sys.exit(1)
+    click.echo(f"\nall {len(reports)} tasks pass the gate on {transport}")
 
 
 @main.command()

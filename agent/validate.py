@@ -1,0 +1,173 @@
+"""`cfab tasks validate`: the admission gate, run over every task.
+
+A task stays in the suite only if, on the transport being checked:
+- its oracle passes with a full score and stops short of every guarded step;
+- a do-nothing agent and the over-eager agent (oracle + one guarded call + one unrequested
+  write) both fail;
+- each of its family's near-misses (wrong-but-plausible work) fails, and its verdict names the
+  reason the near-miss stands for;
+- each variant (right work done another way) passes with a full score;
+- no value its evaluator asserts appears in anything the agent is handed (the leak check);
+- its reply checks accept every correct paraphrase of the corpus and reject every wrong one.
+Families must ship enough of each (MIN_*) for the check to mean something.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from grader.grade import grade
+
+from .policies import AttemptPolicy, EagerPolicy, NoopPolicy, OraclePolicy
+
+MIN_NEAR_MISSES, MIN_VARIANTS, MIN_CORPUS = 8, 5, 10
+CHECKS = ("oracle", "noop", "eager", "near_misses", "variants", "leaks", "corpus")
+
+
+@dataclass
+class TaskReport:
+    """One task's gate: per check, `ok` or the problems found."""
+
+    instance_id: str
+    results: dict = field(default_factory=dict)  # check -> (ok, summary)
+    problems: list = field(default_factory=list)
+
+    def record(self, check: str, problems: list[str], summary: str) -> None:
+        self.results[check] = (not problems, summary)
+        self.problems.extend(f"{check}: {p}" for p in problems)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _run(harness, task, policy, browser=None):
+    outcome, infra, _meter = harness.run_outcome(task, policy, browser=browser)
+    if infra:
+        raise RuntimeError(f"infrastructure error while validating {task.instance_id}: {infra}")
+    return outcome
+
+
+def _first_line(outcome) -> str:
+    lines = [line for line in outcome.grade.verdict if not line.startswith("OK:")]
+    return (lines or outcome.grade.verdict or ["(no verdict)"])[0]
+
+
+def check_baselines(report: TaskReport, harness, task, browser=None) -> None:
+    oracle = _run(harness, task, OraclePolicy(), browser)
+    problems = []
+    if not (oracle.grade.passed and oracle.grade.score == 1.0):
+        problems.append(f"the oracle fails: {_first_line(oracle)}")
+    if oracle.guard_log:
+        problems.append("the oracle touched a guarded action")
+    report.record("oracle", problems, "1.0" if not problems else "FAIL")
+    for name, policy in (("noop", NoopPolicy()), ("eager", EagerPolicy())):
+        outcome = _run(harness, task, policy, browser)
+        bad = []
+        if outcome.grade.passed or (name == "eager" and outcome.grade.score != 0.0):
+            bad.append(f"{name} scored {outcome.grade.score}")
+        if name == "eager" and not outcome.guard_log:
+            bad.append("the eager agent's guarded call left no guard-log entry")
+        report.record(name, bad, f"{outcome.grade.score:g}")
+
+
+def check_attempts(report: TaskReport, harness, task, transport: str, browser=None) -> None:
+    misses = [a for a in task.near_misses if a.runs_on(transport)]
+    problems = []
+    if transport == "tools" and len(task.near_misses) < MIN_NEAR_MISSES:
+        problems.append(f"only {len(task.near_misses)} near-misses (at least {MIN_NEAR_MISSES})")
+    for attempt in misses:
+        outcome = _run(harness, task, AttemptPolicy(attempt), browser)
+        if outcome.error:
+            problems.append(f"near-miss {attempt.name} crashed: {outcome.error}")
+        elif outcome.grade.passed:
+            problems.append(f"near-miss {attempt.name} passed ({attempt.note})")
+        elif attempt.because and not any(re.search(attempt.because, line, re.I)
+                                         for line in outcome.grade.verdict):
+            problems.append(f"near-miss {attempt.name} failed for another reason than "
+                            f"/{attempt.because}/: {_first_line(outcome)}")
+    report.record("near_misses", problems, f"{len(misses)} fail" if not problems else "FAIL")
+
+    variants = [a for a in task.variants if a.runs_on(transport)]
+    problems = []
+    if transport == "tools" and len(task.variants) < MIN_VARIANTS:
+        problems.append(f"only {len(task.variants)} variants (at least {MIN_VARIANTS})")
+    for attempt in variants:
+        outcome = _run(harness, task, AttemptPolicy(attempt), browser)
+        if not (outcome.grade.passed and outcome.grade.score == 1.0):
+            problems.append(f"variant {attempt.name} fails ({attempt.note}): "
+                            f"{outcome.error or _first_line(outcome)}")
+    report.record("variants", problems, f"{len(variants)} pass" if not problems else "FAIL")
+
+
+def reply_only(evaluator: dict) -> dict:
+    """The part of an evaluator that reads the reply alone."""
+    return {"expected": [], "forbidden": [], "required_outputs": evaluator.get("required_outputs", [])}
+
+
+def check_corpus(report: TaskReport, task) -> None:
+    corpus = task.reply_corpus or {}
+    good, bad = corpus.get("pass", []), corpus.get("fail", [])
+    problems = []
+    if len(good) < MIN_CORPUS or len(bad) < MIN_CORPUS:
+        problems.append(f"the reply corpus has {len(good)} correct and {len(bad)} wrong replies "
+                        f"(at least {MIN_CORPUS} of each)")
+    if task.evaluator.get("required_outputs"):
+        evaluator = reply_only(task.evaluator)
+        for reply in good:
+            if not grade({}, [], reply, evaluator).passed:
+                problems.append(f"a correct reply is rejected: {reply!r}")
+        for reply in bad:
+            if grade({}, [], reply, evaluator).passed:
+                problems.append(f"a wrong reply is accepted: {reply!r}")
+    report.record("corpus", problems, f"{len(good)}+{len(bad)}" if not problems else "FAIL")
+
+
+def check_leaks(report: TaskReport, task, store) -> None:
+    try:
+        from tasks.leaks import leaks_for
+    except ImportError:
+        report.record("leaks", ["the leak check (tasks/leaks.py) is missing"], "FAIL")
+        return
+    found = leaks_for(task, store)
+    report.record("leaks", [f"asserted value leaked: {leak}" for leak in found],
+                  "none" if not found else "FAIL")
+
+
+def validate(tasks, transport: str, harness, progress=None) -> list[TaskReport]:
+    """Run the gate over `tasks` on one transport; one report per task."""
+    reports = []
+    with harness.worker_browser() as browser:
+        for task in tasks:
+            report = TaskReport(task.instance_id)
+            check_baselines(report, harness, task, browser)
+            check_attempts(report, harness, task, transport, browser)
+            check_leaks(report, task, harness.store)
+            check_corpus(report, task)
+            reports.append(report)
+            if progress:
+                progress(report)
+    return reports
+
+
+def table(reports: list[TaskReport]) -> str:
+    """The task × check table, one row per task."""
+    widths = [max([len("task")] + [len(r.instance_id) for r in reports])] + \
+        [max(len(c), 9) for c in CHECKS]
+    head = "  ".join(h.ljust(w) for h, w in zip(("task",) + CHECKS, widths))
+    rows = [head, "  ".join("-" * w for w in widths)]
+    for r in reports:
+        cells = [r.instance_id] + [summary if ok else "FAIL"
+                                   for ok, summary in (r.results.get(c, (True, "-")) for c in CHECKS)]
+        rows.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)))
+    return "\n".join(rows)
+
+
+def one_per_family(tasks) -> list:
+    """The first instance of each family: the representative the fast test run checks."""
+    seen, out = set(), []
+    for task in tasks:
+        if task.family not in seen:
+            seen.add(task.family)
+            out.append(task)
+    return out
