@@ -227,15 +227,14 @@ def events():
 
 @launcher_bp.post("/episode/finish")
 def finish():
-    from grader.grade import grade
+    from tasks.lifecycle import grade_episode
 
     episode = _task_episode()
     task = _task(episode.meta["task"])
     with episode.lock:
         if not episode.meta.get("finished"):
             reply = request.form.get("reply", "").strip()
-            result = grade(episode.diff(), list(episode.guard_log), reply, task.evaluator,
-                           list(episode.calls))
+            result = grade_episode(episode, task, reply).grade
             trajectory = recording.build(episode, task, reply, result)
             path = recording.write(trajectory, recordings_dir())
             episode.meta["finished"] = {"reply": reply, "grade": result.to_dict(), "recording": path.name,
