@@ -78,7 +78,7 @@ class Harness:
             run = {"passed": outcome.grade.passed, "score": outcome.grade.score,
                    "verdict": list(outcome.grade.verdict), "reply": outcome.reply,
                    "calls": outcome.calls, "guarded_calls": outcome.guard_log,
-                   "seconds": round(outcome.seconds, 3)}
+                   "diff": outcome.diff, "seconds": round(outcome.seconds, 3)}
             if outcome.error:
                 run["error"] = outcome.error
         run.update(meter.to_run())
@@ -131,6 +131,7 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
 
     from .journal import Journal, journal_path, sweep_header
 
+    started = _now_iso()
     jobs = [(task, attempt) for task in tasks for attempt in range(k)]
     slots = {task.instance_id: [None] * k for task in tasks}
     budget = Budget(max_cost)
@@ -172,11 +173,13 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
 
     records = [{"instance_id": task.instance_id, "domain": task.domain, "family": task.family,
                 "difficulty": task.difficulty, "instruction": task.instruction,
+                "defect_variant": task.defect_variant,
                 "apps": list(task.apps), "money_movement_guard": task.money_movement_guard,
                 "runs": [r for r in slots[task.instance_id] if r is not None]} for task in tasks]
     results = {"policy": policy.name, "transport": transport, "k": k, "n_tasks": len(tasks),
                "model": getattr(policy, "model", None), "workers": workers,
-               "resumed_runs": len(journal.finished) if journal else 0}
+               "resumed_runs": len(journal.finished) if journal else 0,
+               "provenance": provenance(policy, started)}
     results.update(aggregate(records, k))
     results.update(totals(records, policy, budget))
     results["tasks"] = records
@@ -214,6 +217,33 @@ def totals(records: list[dict], policy, budget: Budget) -> dict:
             "price_per_mtok": None if price is None else
             {"in": price.usd_in, "out": price.usd_out, "known": price.known},
             "max_cost_usd": budget.max_cost, "stopped_early": budget.stopped}
+
+
+def _now_iso() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def provenance(policy, started: str) -> dict:
+    """Where a results file came from; a value that cannot be known is None, never a guess."""
+    import subprocess
+
+    def git(*args):
+        try:
+            done = subprocess.run(["git", *args], cwd=os.path.dirname(os.path.abspath(__file__)),
+                                  capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    client = getattr(policy, "client", None)
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": git("rev-parse", "HEAD"), "dirty": None if status is None else bool(status),
+            "argv": list(sys.argv), "model": getattr(policy, "model", None),
+            "base_url": getattr(client, "base_url", None),
+            "temperature": getattr(client, "temperature", None),
+            "started": started, "finished": _now_iso()}
 
 
 def write_json_atomic(path: str, data: dict) -> None:
