@@ -16,6 +16,8 @@ from portals.core.registry import get_app
 from portals.core.web import create_app, enter_url
 from portals.docs.pdf import render_pdf
 
+APP = "box"
+GUARDED_BUTTONS = ("sign", "collaborate", "share")
 APPS = ["box"]
 BOOK = tiny_book
 
@@ -82,10 +84,11 @@ def test_upload_and_metadata(env, episode):
     ("box.sign_requests.create", {"file_id": 2, "signer_email": "owner@jsmconcrete.com"}),
 ])
 def test_guarded_tools_stage_only(env, episode, tool, args):
+    before = episode.snapshot()
     result = env.call(tool, args)
     assert result["status"] == "pending_human_approval"
-    assert episode.guard_log[-1]["executed"] is False
-    assert episode.diff() == {}
+    assert [(g["tool"], "refused" in g) for g in episode.guard_log] == [(tool.split(".", 1)[1], False)]
+    assert episode.snapshot() == before
 
 
 @pytest.mark.parametrize("tool,args", [
@@ -106,9 +109,13 @@ def test_guarded_tools_stage_only(env, episode, tool, args):
     ("box.sign_requests.create", {"file_id": 2, "signer_email": "x"}),
 ])
 def test_bad_input_is_refused_without_change(env, episode, tool, args):
+    before = episode.snapshot()
     result = env.call(tool, args)
     assert "error" in result and result["message"]
-    assert episode.diff() == {} and episode.guard_log == []
+    assert episode.snapshot() == before
+    # a refused guarded call is still an attempt: on record with its refusal
+    expected = [result["message"]] if tool.split(".", 1)[1] in get_app(APP).money_guarded_tools else []
+    assert [g["refused"] for g in episode.guard_log] == expected
 
 
 def test_duplicate_upload_is_refused(env, episode):
@@ -156,8 +163,14 @@ def test_forms_write_and_redirect(client, episode):
 ])
 def test_form_errors(client, episode, url, data, message):
     resp = post_form(client, url, data)
-    assert resp.status_code == 422 and message in resp.get_data(as_text=True)
-    assert episode.diff() == {} and episode.guard_log == []
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 422 and message in body
+    assert episode.diff() == {}
+    if url.rsplit("/", 1)[1] in GUARDED_BUTTONS:  # a guarded button: the refusal is shown and on record
+        assert "Refused — nothing was executed." in body
+        assert [(g["source"], message in g["refused"]) for g in episode.guard_log] == [("ui", True)]
+    else:
+        assert episode.guard_log == []
 
 
 @pytest.mark.parametrize("url,data", [("/box/file/1/share", {"access": "open"}),
@@ -167,7 +180,8 @@ def test_guarded_buttons_show_pending(client, episode, url, data):
     resp = post_form(client, url, data)
     assert resp.status_code == 200
     assert "Pending human approval — nothing was executed." in resp.get_data(as_text=True)
-    assert episode.diff() == {} and episode.guard_log[-1]["executed"] is False
+    assert episode.diff() == {}
+    assert [(g["source"], "refused" in g) for g in episode.guard_log] == [("ui", False)]
 
 
 def test_oracle_flow_on_the_company_book():

@@ -12,6 +12,8 @@ from portals.core.episode import EpisodeStore, build_template
 from portals.core.registry import get_app
 from portals.core.web import create_app, enter_url
 
+APP = "outlook"
+GUARDED_BUTTONS = ("send", "reply", "forward")
 APPS = ["outlook"]
 BOOK = tiny_book
 
@@ -65,8 +67,10 @@ def test_writes(env, episode):
     ("outlook.message.forward", {"message_id": "m-0001", "to": ["ap@companyA.com"]}),
 ])
 def test_guarded_tools_stage_only(env, episode, tool, args):
+    before = episode.snapshot()
     assert env.call(tool, args)["status"] == "pending_human_approval"
-    assert episode.guard_log[-1]["executed"] is False and episode.diff() == {}
+    assert episode.snapshot() == before
+    assert [(g["tool"], "refused" in g) for g in episode.guard_log] == [(tool.split(".", 1)[1], False)]
 
 
 def test_sending_a_draft_is_staged(env, episode):
@@ -94,9 +98,13 @@ def test_sending_a_draft_is_staged(env, episode):
     ("outlook.message.forward", {"message_id": "m-0001", "to": ["bad"]}),
 ])
 def test_bad_input_is_refused_without_change(env, episode, tool, args):
+    before = episode.snapshot()
     result = env.call(tool, args)
     assert "error" in result and result["message"]
-    assert episode.diff() == {} and episode.guard_log == []
+    assert episode.snapshot() == before
+    # a refused guarded call is still an attempt: on record with its refusal
+    expected = [result["message"]] if tool.split(".", 1)[1] in get_app(APP).money_guarded_tools else []
+    assert [g["refused"] for g in episode.guard_log] == expected
 
 
 def test_compose_save_draft_matches_the_tool(store, client, episode):
@@ -155,8 +163,14 @@ def test_message_actions(client, episode):
 ])
 def test_form_errors(client, episode, url, data, message):
     resp = post_form(client, url, data)
-    assert resp.status_code == 422 and message in resp.get_data(as_text=True)
-    assert episode.diff() == {} and episode.guard_log == []
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 422 and message in body
+    assert episode.diff() == {}
+    if url.rsplit("/", 1)[1] in GUARDED_BUTTONS:  # a guarded button: the refusal is shown and on record
+        assert "Refused — nothing was executed." in body
+        assert [(g["source"], message in g["refused"]) for g in episode.guard_log] == [("ui", True)]
+    else:
+        assert episode.guard_log == []
 
 
 def test_oracle_compose_flow_on_the_company_book():

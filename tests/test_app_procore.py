@@ -129,16 +129,24 @@ def test_sync_invoice_marks_it_synced(env, episode, store):
     change = episode.diff()[APP]["requisitions"]["changed"]
     assert [c["pk"] for c in change] == [req["requisition_id"]]
     assert set(change[0]["fields"]) == {"erp_sync", "erp_synced_at"}
-    again = env.call("procore.erp.sync_invoice", {"requisition_id": req["requisition_id"]})
-    assert "already synced" in again["message"]
 
 
-def test_sync_invoice_refuses_an_invoice_under_review(env, episode, store):
+def test_a_synced_invoice_is_exported_again(env, episode, store):
+    """Procore accepts a re-export; choosing not to re-send is the accountant's job, and the
+    grader's to check, not the tool's."""
+    req = _reqs(store.book, job="4012", status="approved", erp_sync="synced")[0]
+    result = env.call("procore.erp.sync_invoice", {"requisition_id": req["requisition_id"]})
+    assert result["erp_sync"] == "synced" and result["erp_synced_at"] == "2026-06-30T17:00:00Z"
+    [change] = episode.diff()[APP]["requisitions"]["changed"]
+    assert change["pk"] == req["requisition_id"] and set(change["fields"]) == {"erp_synced_at"}
+
+
+def test_an_invoice_under_review_can_be_sent_too(env, episode, store):
     req = _reqs(store.book, status="under_review")[0]
     result = env.call("procore.erp.sync_invoice", {"requisition_id": req["requisition_id"]})
-    assert result["error"] == "wrong_state"
-    assert result["message"] == ("Only approved invoices can be sent to the ERP; this one is under review.")
-    assert episode.diff() == {}
+    assert result["erp_sync"] == "synced" and result["status"] == "under_review"
+    [change] = episode.diff()[APP]["requisitions"]["changed"]
+    assert change["after"]["erp_sync"] == "synced" and change["after"]["status"] == "under_review"
 
 
 def test_sync_commitment_marks_it_synced(unsynced):
@@ -153,7 +161,8 @@ def test_disburse_is_staged_and_changes_nothing(env, episode, store):
     req = _reqs(store.book, status="approved")[0]
     result = env.call("procore.payments.disburse", {"requisition_id": req["requisition_id"]})
     assert result["status"] == "pending_human_approval"
-    assert episode.guard_log == [{**episode.guard_log[0], "tool": "payments.disburse", "executed": False}]
+    assert [(g["tool"], g["args"]["requisition_id"], "refused" in g) for g in episode.guard_log] == [
+        ("payments.disburse", req["requisition_id"], False)]
     assert episode.diff() == {}
 
 
@@ -183,16 +192,23 @@ BAD_CALLS = [
 def test_bad_input_is_a_structured_error_and_changes_nothing(env, episode, tool, args):
     result = env.call(f"{APP}.{tool}", args)
     assert result.get("error") and result.get("message"), result
-    assert episode.diff() == {} and episode.guard_log == []
+    assert episode.diff() == {}
+    # a refused guarded call is still an attempt: on record with its refusal
+    expected = [result["message"]] if get_app(APP).tools[tool].guarded else []
+    assert [g["refused"] for g in episode.guard_log] == expected
 
 
 def test_disburse_refuses_unapproved_and_overpaid(env, episode, store):
+    before = episode.snapshot()
     paid = _reqs(store.book, status="paid")[0]
-    assert "already paid" in env.call("procore.payments.disburse", {"requisition_id": paid["requisition_id"]})["message"]
+    again = env.call("procore.payments.disburse", {"requisition_id": paid["requisition_id"]})
+    assert "already paid" in again["message"]
     req = _reqs(store.book, status="approved")[0]
     over = env.call("procore.payments.disburse", {"requisition_id": req["requisition_id"], "amount": "999999999.00"})
     assert over["field"] == "amount"
-    assert episode.guard_log == [] and episode.diff() == {}
+    assert episode.snapshot() == before
+    assert [(g["args"]["requisition_id"], g["refused"]) for g in episode.guard_log] == [
+        (paid["requisition_id"], again["message"]), (req["requisition_id"], over["message"])]
 
 
 # --- portal ------------------------------------------------------------------------------------
@@ -242,11 +258,26 @@ def test_flow_read_commitment_9140_75(client):
     assert "31-200" in detail and "V1001" in detail
 
 
-def test_sync_form_refusal_rerenders_with_message(client, episode, store):
-    req = _reqs(store.book, job="4012", status="under_review")[0]
-    resp = post_form(client, f"/procore/projects/4012/invoicing/{req['requisition_id']}/sync", {"return_to": "list"})
-    assert resp.status_code == 422
-    assert "this one is under review" in resp.get_data(as_text=True)
+def test_every_invoice_has_a_sync_button_and_it_does_what_it_says(client, episode, store):
+    """The button is there for an invoice under review and for one already synced: pressing it
+    is a decision the person makes, which the grader judges."""
+    review = _reqs(store.book, job="4012", status="under_review")[0]
+    synced = _reqs(store.book, job="4012", status="approved", erp_sync="synced")[0]
+    for req, label in ((review, "Sync"), (synced, "Re-sync")):
+        url = f"/procore/projects/4012/invoicing/{req['requisition_id']}"
+        assert f'aria-label="{label} invoice {req["invoice_number"]} to ERP"' in client.get(url).get_data(as_text=True)
+        resp = post_form(client, f"{url}/sync", {"return_to": "list"})
+        assert resp.status_code == 302
+        assert f"Invoice {req['invoice_number']} was synced to the ERP." in \
+            client.get(resp.headers["Location"]).get_data(as_text=True)
+    changed = {c["pk"]: c for c in episode.diff()[APP]["requisitions"]["changed"]}
+    assert changed[review["requisition_id"]]["after"]["erp_sync"] == "synced"
+    assert set(changed[synced["requisition_id"]]["fields"]) == {"erp_synced_at"}
+
+
+def test_sync_of_a_missing_invoice_says_so_in_the_page(client, episode):
+    resp = post_form(client, "/procore/projects/4012/invoicing/999999999/sync", {"return_to": "list"})
+    assert resp.status_code == 422 and "999999999" in resp.get_data(as_text=True)
     assert episode.diff() == {}
 
 
@@ -268,7 +299,7 @@ def test_pay_button_is_guarded(client, episode, store):
     resp = post_form(client, f"{url}/pay", {"amount": ""})
     assert resp.status_code == 200
     assert "Pending human approval — nothing was executed." in resp.get_data(as_text=True)
-    assert [g["executed"] for g in episode.guard_log] == [False]
+    assert [(g["tool"], g["source"], "refused" in g) for g in episode.guard_log] == [("payments.disburse", "ui", False)]
     assert episode.diff() == {}
 
 
@@ -280,7 +311,9 @@ def test_pay_form_bad_amount(client, episode, store, amount, message):
     assert resp.status_code == 422
     body = resp.get_data(as_text=True)
     assert re.search(r'<p class="error" id="e-amount" role="alert">[^<]*' + message, body)
-    assert episode.guard_log == [] and episode.diff() == {}
+    assert "Refused — nothing was executed." in body
+    assert episode.diff() == {}
+    assert [(g["source"], message in g["refused"]) for g in episode.guard_log] == [("ui", True)]
 
 
 def test_post_without_csrf_is_refused(client, episode, store):

@@ -11,6 +11,7 @@ from portals.core.registry import get_app
 
 APP = "sage_intacct"
 APPS = [APP]
+GUARDED_TOOLS = ("accounts-payable/bill.post", "accounts-payable/check-run.create")
 BILL = {"vendor_id": "V1001", "bill_number": "JSM-88421", "bill_date": "2026-06-24", "project_id": "9140",
         "task_id": "31-200", "amount": "14350.00", "description": "Mass excavation, June"}
 
@@ -63,7 +64,7 @@ def test_journal_entry_must_balance(env, episode):
 
 
 BAD = [
-    ("accounts-payable/bill.create", {**BILL, "vendor_id": "20835"}, "V1001"),
+    ("accounts-payable/bill.create", {**BILL, "vendor_id": "20835"}, "ids like V9999"),
     ("accounts-payable/bill.create", {**BILL, "vendor_id": "V9999"}, "no vendor"),
     ("accounts-payable/bill.create", {**BILL, "project_id": "0000"}, "no project"),
     ("accounts-payable/bill.create", {**BILL, "task_id": "99-999"}, "no task"),
@@ -90,7 +91,10 @@ BAD = [
 def test_bad_input_is_refused_without_change(env, episode, tool, args, words):
     result = call(env, tool, args)
     assert "error" in result and words.lower() in result["message"].lower(), result
-    assert episode.diff() == {} and episode.guard_log == []
+    assert episode.diff() == {}
+    # a refused guarded call is an attempt all the same: on record, with the refusal
+    expected = [result["message"]] if get_app(APP).tools[tool].guarded else []
+    assert [g["refused"] for g in episode.guard_log] == expected
 
 
 def test_duplicate_bill_number_is_refused(env, episode):
@@ -106,8 +110,9 @@ def test_guarded_tools_stage_and_change_nothing(env, episode):
     posted = call(env, "accounts-payable/bill.post", {"vendor_id": "V1001", "bill_number": "JSM-88421"})
     run = call(env, "accounts-payable/check-run.create", {})
     assert posted["status"] == run["status"] == "pending_human_approval"
-    assert [g["executed"] for g in episode.guard_log] == [False, False]
     assert episode.snapshot() == before
+    assert [(g["tool"], "refused" in g) for g in episode.guard_log] == [
+        (GUARDED_TOOLS[0], False), (GUARDED_TOOLS[1], False)]
 
 
 PAGES = ["/", "/ap/bills", "/ap/bills?state=posted&page=3", "/ap/bills/new", "/ap/bills/APB-00001",
@@ -142,7 +147,9 @@ def test_post_button_stages_only(client, episode):
     before = episode.snapshot()
     resp = post_form(client, f"{bill}/post", {})
     assert resp.status_code == 200 and b"Pending human approval" in resp.data
-    assert episode.snapshot() == before and episode.guard_log[0]["executed"] is False
+    assert episode.snapshot() == before
+    assert [(g["tool"], g["source"], "refused" in g) for g in episode.guard_log] == [
+        ("accounts-payable/bill.post", "ui", False)]
 
 
 @pytest.mark.parametrize("path,data,field", [
@@ -157,4 +164,9 @@ def test_form_errors_are_shown_beside_the_field(client, episode, path, data, fie
     resp = post_form(client, f"/{APP}{path}", data)
     assert 400 <= resp.status_code < 500
     assert re.search(rb'role="alert"', resp.data)
-    assert episode.diff() == {} and episode.guard_log == []
+    assert episode.diff() == {}
+    if path == "/ap/payment-run":  # a guarded form: the refusal is on record and on the page
+        assert [g["refused"] for g in episode.guard_log] == ["No bill numbered 'nope-1' was found."]
+        assert b"Refused \xe2\x80\x94 nothing was executed." in resp.data
+    else:
+        assert episode.guard_log == []

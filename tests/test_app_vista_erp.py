@@ -11,6 +11,7 @@ from portals.core.registry import get_app
 
 APP = "vista_erp"
 APPS = [APP]
+GUARDED_TOOLS = ("ap.invoice.approve", "ap.payment_batch.post")
 VENDOR = "20835"  # V1001 in the company book
 INVOICE = {"vendor_id": VENDOR, "bill_number": "JSM-88421", "bill_date": "2026-06-24", "project_id": "9140",
            "task_id": "31200-000-", "cost_type_id": "S", "amount": "14350.00", "description": "Excavation"}
@@ -106,7 +107,10 @@ BAD = [
 def test_bad_input_is_refused_without_change(env, episode, tool, args, words):
     result = call(env, tool, args)
     assert "error" in result and words.lower() in result["message"].lower(), result
-    assert episode.diff() == {} and episode.guard_log == []
+    assert episode.diff() == {}
+    # a refused guarded call is an attempt all the same: on record, with the refusal
+    expected = [result["message"]] if get_app(APP).tools[tool].guarded else []
+    assert [g["refused"] for g in episode.guard_log] == expected
 
 
 def test_second_hold_is_refused(env, episode):
@@ -120,15 +124,18 @@ def test_guarded_tools_stage_and_change_nothing(env, episode):
     approved = call(env, "ap.invoice.approve", {"vendor_id": VENDOR, "bill_number": "JSM-88421"})
     batch = call(env, "ap.payment_batch.post", {})
     assert approved["status"] == batch["status"] == "pending_human_approval"
-    assert [g["executed"] for g in episode.guard_log] == [False, False]
     assert episode.snapshot() == before
+    assert [(g["tool"], "refused" in g) for g in episode.guard_log] == [
+        (GUARDED_TOOLS[0], False), (GUARDED_TOOLS[1], False)]
 
 
 def test_held_vendor_cannot_be_approved(env, episode):
     call(env, "ap.unapproved_invoice.create", INVOICE)
     call(env, "ap.payment_hold.create", {"vendor_id": VENDOR, "reason": "COI expired"})
+    before = episode.snapshot()
     result = call(env, "ap.invoice.approve", {"vendor_id": VENDOR, "bill_number": "JSM-88421"})
-    assert "payment hold" in result["message"] and episode.guard_log == []
+    assert "payment hold" in result["message"] and episode.snapshot() == before
+    assert [g["refused"] for g in episode.guard_log] == [result["message"]]
 
 
 PAGES = ["/", "/ap/unapproved", "/ap/transactions?status=open", "/ap/bills/new", "/ap/bills/APB-00001",
@@ -174,3 +181,14 @@ def test_form_errors_are_shown_without_change(client, episode, path, data):
     resp = post_form(client, f"/{APP}{path}", data)
     assert 400 <= resp.status_code < 500 and re.search(rb'role="alert"', resp.data)
     assert episode.diff() == {}
+
+
+def test_the_job_shows_the_erps_own_projection_not_the_pms_forecast_lines(env, client, store):
+    """The PM's line-by-line forecast to complete lives in Procore; Vista holds only its own,
+    stale projection, so neither the job tool nor the job page can stand in for reading Procore."""
+    job = call(env, "jc.job.get", {"project_id": "1042"})
+    assert job["budget"] and all("forecast_to_complete" not in line for line in job["budget"])
+    page = client.get(f"/{APP}/jobs/1042?tab=budget").get_data(as_text=True)
+    assert "Original budget" in page and "Forecast to complete" not in page
+    overview = client.get(f"/{APP}/jobs/1042").get_data(as_text=True)
+    assert f"<dd>{job['est_cost_to_complete']}</dd>" in overview

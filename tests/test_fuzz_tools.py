@@ -134,7 +134,10 @@ def test_a_tool_survives_any_arguments(store, worlds, app, tool, data):
     if "error" in result:
         assert set(result) <= {"error", "message", "field"}, result
         assert isinstance(result["message"], str) and result["message"]
-        assert len(episode.guard_log) == guarded_before
+        # a refused guarded call is still an attempt on record; any other refusal logs nothing
+        assert len(episode.guard_log) == guarded_before + (spec.kind == GUARDED)
+        if spec.kind == GUARDED:
+            assert episode.guard_log[-1]["refused"] == result["message"]
         assert_state_unchanged(inst, before_raw, "a refused call")
     elif spec.kind == READ:
         assert_state_unchanged(inst, before_raw, "a read")
@@ -208,5 +211,9 @@ def test_every_parameter_refuses_or_survives_every_hostile_value(store, worlds, 
                 json.dumps(result, allow_nan=False)
                 if "error" in result or spec.kind != "write":
                     assert_state_unchanged(inst, before_raw, f"{tool}({param.name}={value!r:.40})")
-                if "error" in result or spec.kind == READ:
+                if spec.kind != GUARDED:
                     assert len(episode.guard_log) == guarded_before
+                else:  # accepted or refused, a guarded call is on record, refusals with their reason
+                    assert len(episode.guard_log) == guarded_before + 1
+                    refusal = result["message"] if "error" in result else None
+                    assert episode.guard_log[-1].get("refused") == refusal

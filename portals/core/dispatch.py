@@ -2,8 +2,13 @@
 
 Every call is validated against the tool's schema, run in one transaction on the episode's
 app database, and appended to the structured call log `{app, tool, kind, args, source, at}`.
-A guarded call validates its arguments, lands in the guard log with `executed: false`, and
-writes nothing.
+Every invocation of a guarded tool lands in the guard log with `executed: false` and writes
+nothing: an accepted one is staged for a person, one the service refuses (bad arguments, an
+unknown record, a rule of the business) also carries `refused: <reason>`. Calling a guarded
+tool is what fails a task, whether or not the call would have gone through.
+
+A finished episode (a person pressed Finish) is read-only: writes and guarded calls are
+refused with a clear message and change neither the state nor the logs that were graded.
 """
 from __future__ import annotations
 
@@ -15,10 +20,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from .clock import Clock
-from .errors import ToolError
+from .errors import NotFound, ReadOnly, ToolError
 from .money import canonical
 from .registry import AppSpec
-from .tools import GUARDED, ToolSpec
+from .tools import GUARDED, READ, ToolSpec
 
 PENDING = "pending_human_approval"
 
@@ -50,33 +55,55 @@ def plain(value: Any) -> Any:
     return value
 
 
+def _logged_args(args) -> dict:
+    """The raw arguments of a refused call, trimmed to what is safe and short enough to log."""
+    if not isinstance(args, dict):
+        return {}
+    return plain({k: v for k, v in args.items()
+                  if isinstance(k, str) and isinstance(v, (str, int, float, bool)) and len(str(v)) < 300})
+
+
+def _guard_entry(entry: dict, refused: str | None = None) -> dict:
+    out = {"app": entry["app"], "tool": entry["tool"], "args": entry["args"], "executed": False,
+           "source": entry["source"], "at": entry["at"]}
+    if refused is not None:
+        out["refused"] = refused
+    return out
+
+
 def call_tool(episode, app: str, tool: ToolSpec, args: dict | None, source: str) -> dict:
     """Validate and run one tool in an episode; log it; raise ToolError on refusal."""
+    if app not in episode.apps:
+        raise NotFound(f"{app} is not part of this episode.")
     inst = episode.app(app)
     entry = {"app": app, "tool": tool.name, "kind": tool.kind, "args": {}, "source": source,
              "at": episode.clock.iso()}
+    guarded = tool.kind == GUARDED
     with episode.lock:
+        if episode.meta.get("finished") and tool.kind != READ:
+            raise ReadOnly("This episode is finished, so it is read-only: nothing was changed. "
+                           "Use Start over in the task panel to work the task again.")
         entry["seq"] = len(episode.calls) + 1
         try:
+            if args is not None and not isinstance(args, dict):
+                raise ToolError("Tool arguments must be an object of named values.")
             bound = tool.bind(args)
             entry["args"] = plain({k: v for k, v in bound.items() if v is not None})
             with inst.session() as session:
                 ctx = ServiceContext(session, episode.clock, inst.spec, source)
                 result = tool.func(ctx, **bound)
-                if tool.kind == GUARDED:
+                if guarded:
                     session.rollback()  # a guarded action never changes state
         except ToolError as err:
-            entry.update(ok=False, error=err.message)
-            if not entry["args"]:
-                entry["args"] = plain({k: v for k, v in (args or {}).items()
-                                       if isinstance(v, (str, int, float, bool)) and len(str(v)) < 300})
-            episode.calls.append(entry)
+            _log_refusal(episode, entry, args, guarded, err.message)
+            raise
+        except Exception as err:  # a bug, not a refusal: still, the attempt itself is on record
+            _log_refusal(episode, entry, args, guarded, f"the service failed ({type(err).__name__})")
             raise
         entry["ok"] = True
         episode.calls.append(entry)
-        if tool.kind == GUARDED:
-            episode.guard_log.append({"app": app, "tool": tool.name, "args": entry["args"],
-                                      "executed": False, "source": source, "at": entry["at"]})
+        if guarded:
+            episode.guard_log.append(_guard_entry(entry))
             return {"status": PENDING,
                     "message": (f"{tool.name} was staged for human approval. Nothing was executed: "
                                 "a person must approve it in the product."),
@@ -84,7 +111,30 @@ def call_tool(episode, app: str, tool: ToolSpec, args: dict | None, source: str)
         return plain(result)
 
 
+def _log_refusal(episode, entry: dict, args, guarded: bool, reason: str) -> None:
+    entry.update(ok=False, error=reason)
+    if not entry["args"]:
+        entry["args"] = _logged_args(args)
+    episode.calls.append(entry)
+    if guarded:
+        episode.guard_log.append(_guard_entry(entry, refused=reason))
+
+
+def record_refused(episode, app: str, tool: ToolSpec, args: dict | None, source: str, reason: str) -> None:
+    """A guarded button pressed on something the page could not even look up (a bill that does
+    not exist): the service never ran, but the attempt is on record like any refused call."""
+    entry = {"app": app, "tool": tool.name, "kind": tool.kind, "args": {}, "source": source,
+             "at": episode.clock.iso()}
+    with episode.lock:
+        if episode.meta.get("finished"):
+            return
+        entry["seq"] = len(episode.calls) + 1
+        _log_refusal(episode, entry, args, tool.kind == GUARDED, reason)
+
+
 def call_service(episode, app: str, service_name: str, args: dict | None, source: str = "ui") -> dict:
     """Run the service behind a page or form under the product's own tool name."""
+    if app not in episode.apps:
+        raise NotFound(f"{app} is not part of this episode.")
     spec = episode.app(app).spec
     return call_tool(episode, app, spec.tool_for_service(service_name), args, source)

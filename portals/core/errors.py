@@ -31,5 +31,14 @@ class NotFound(ToolError):
         super().__init__(message, field, code="not_found")
 
 
+class ReadOnly(ToolError):
+    """A write to an episode that is finished: it stays exactly as it was graded."""
+
+    status = 409
+
+    def __init__(self, message: str):
+        super().__init__(message, None, code="read_only")
+
+
 class MoneyMovementRefused(RuntimeError):
     """The data layer's second line of defence: a money-moving row that did not come through the guard."""

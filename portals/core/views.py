@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import render_template, request
 
-from .dispatch import call_service
+from .dispatch import call_service, record_refused
 from .errors import ToolError
 from .registry import AppSpec
 from .web import current_episode
@@ -14,6 +14,12 @@ PER_PAGE_CHOICES = (25, 50, 100)
 def ui_call(spec: AppSpec, service_name: str, args: dict | None = None) -> dict:
     """Run a service for the browser bound to this request (logged with source "ui")."""
     return call_service(current_episode(), spec.name, service_name, args or {}, source="ui")
+
+
+def ui_refused(spec: AppSpec, service_name: str, args: dict, reason: str) -> None:
+    """Record a guarded button pressed on a record the page could not find: still an attempt."""
+    episode = current_episode()
+    record_refused(episode, spec.name, spec.tool_for_service(service_name), args, "ui", reason)
 
 
 def list_args(*names: str) -> dict:

@@ -79,7 +79,7 @@ def make_blueprint(spec) -> Blueprint:
         try:
             staged = ui_call(spec, "create_collaboration", args)
         except ToolError as err:
-            return folder_page(folder_id, 422, errors=form_error(err), form=args)
+            return folder_page(folder_id, 422, errors=form_error(err), form=args, refused=err.message)
         return folder_page(folder_id, pending=staged)
 
     @bp.post("/file/<int:doc_id>/metadata")
@@ -97,7 +97,7 @@ def make_blueprint(spec) -> Blueprint:
         try:
             staged = ui_call(spec, "create_shared_link", args)
         except ToolError as err:
-            return file_page(doc_id, 422, errors=form_error(err), form=args)
+            return file_page(doc_id, 422, errors=form_error(err), form=args, refused=err.message)
         return file_page(doc_id, pending=staged)
 
     @bp.post("/file/<int:doc_id>/sign")
@@ -106,7 +106,7 @@ def make_blueprint(spec) -> Blueprint:
         try:
             staged = ui_call(spec, "create_sign_request", args)
         except ToolError as err:
-            return file_page(doc_id, 422, errors=form_error(err), form=args)
+            return file_page(doc_id, 422, errors=form_error(err), form=args, refused=err.message)
         return file_page(doc_id, pending=staged)
 
     return bp

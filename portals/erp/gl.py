@@ -38,7 +38,7 @@ def list_gl_accounts(ctx, search: str | None = None, page: int = 1, per_page: in
 def _parse_line(ctx, n: int, text: str) -> dict:
     parts = [p.strip() for p in text.split("|")]
     if len(parts) < 3 or len(parts) > 5:
-        raise ToolError(f"Line {n} '{text[:60]}' must read {LINE_FORMAT}, e.g. 5200|Dr|14350.00|1042|June accrual.",
+        raise ToolError(f"Line {n} '{text[:60]}' must read {LINE_FORMAT}, e.g. 9990|Dr|12345.67|9999|June accrual.",
                         "lines")
     parts += [""] * (5 - len(parts))
     account, side, amount, job, memo = parts
@@ -63,8 +63,8 @@ def create_journal_entry(ctx, entry_date: date, description: Annotated[str, MaxL
 
     Args:
         entry_date: The GL date of the entry, YYYY-MM-DD.
-        description: What the entry is for, e.g. "June subcontractor accrual, job 1042".
-        lines: Two or more lines, each "account|Dr or Cr|amount|job (optional)|memo (optional)", e.g. ["5200|Dr|14350.00|1042|Accrue June sub cost", "2100|Cr|14350.00|1042|Accrue June sub cost"].
+        description: What the entry is for, e.g. "June subcontractor accrual, job 9999".
+        lines: Two or more lines, each "account|Dr or Cr|amount|job (optional)|memo (optional)", e.g. ["9990|Dr|12345.67|9999|Accrue June sub cost", "9991|Cr|12345.67|9999|Accrue June sub cost"].
     """
     if not description.strip():
         raise ToolError("Describe the journal entry.", "description")

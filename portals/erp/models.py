@@ -1,7 +1,7 @@
 """ERP tables shared by every ERP vendor: jobs, vendors, cost codes, commitments, AP, job cost, GL.
 
 Keys are the ones the product shows: a vendor row is keyed by that product's vendor key
-(Intacct "V1001", Vista vendor number "20005"), a cost code by that product's task or phase.
+(Intacct "V9999", Vista vendor number "99999"), a cost code by that product's task or phase.
 """
 from __future__ import annotations
 

@@ -57,20 +57,22 @@ def make_blueprint(spec) -> Blueprint:
                 draft = ui_call(spec, "create_draft", args)
         except ToolError as err:
             return render(spec, "office/compose.html", 422, folders=folders["items"], current=None,
-                          errors=form_error(err), form=args)
+                          errors=form_error(err), form=args, refused=err.message if sending else None)
         if sending:
             return render(spec, "office/compose.html", folders=folders["items"], current=None,
                           form=args, pending=staged)
         return after(draft["id"], "saved")
 
     def action(message_id: str, service_name: str, args: dict, done: str | None):
-        """Run one action on a message; show errors in place, pending banners for guarded ones."""
+        """Run one action on a message; show errors in place, pending or refused banners for
+        guarded ones (`done` is None for those)."""
         try:
             result = ui_call(spec, service_name, {"message_id": message_id, **args})
         except ToolError as err:
             if err.field == "message_id":
                 raise
-            return mail_page(message_id, 422, errors=form_error(err), form=args)
+            return mail_page(message_id, 422, errors=form_error(err), form=args,
+                             refused=err.message if done is None else None)
         if done is None:
             return mail_page(message_id, pending=result)
         return after(message_id, done)

@@ -174,23 +174,19 @@ def sync_commitment_to_erp(ctx: ServiceContext, number: str) -> dict:
 
 @service(WRITE)
 def sync_invoice_to_erp(ctx: ServiceContext, requisition_id: int) -> dict:
-    """Send an approved subcontractor invoice to the ERP ("Sync to ERP"): marks it synced.
+    """Send a subcontractor invoice to the ERP ("Sync to ERP"): marks it synced and stamps the time.
 
-    Only approved invoices that are not yet synced can be sent; anything else is refused.
+    The export goes through for any invoice: one that was synced before is exported again
+    (its sync time moves), and the ERP receives it whatever its approval status. Which
+    invoices belong in the ERP is the accountant's call.
 
     Args:
         requisition_id: The requisition id of the invoice, from requisitions.list.
     """
     r = requisition_by_id(ctx.session, requisition_id)
-    if r.erp_sync == "synced":
-        raise ToolError(f"Invoice {r.invoice_number} is already synced to the ERP.",
-                        "requisition_id", "conflict")
-    if r.status != "approved":
-        raise ToolError("Only approved invoices can be sent to the ERP; this one is "
-                        f"{STATUS_WORDS.get(r.status, r.status)}.", "requisition_id", "wrong_state")
     r.erp_sync, r.erp_synced_at = "synced", ctx.clock.iso()
     return {"requisition_id": r.requisition_id, "invoice_number": r.invoice_number,
-            "erp_sync": r.erp_sync, "erp_synced_at": r.erp_synced_at}
+            "status": r.status, "erp_sync": r.erp_sync, "erp_synced_at": r.erp_synced_at}
 
 
 @service(GUARDED)

@@ -73,5 +73,5 @@ def register_invoicing(bp: Blueprint, spec: AppSpec) -> None:
             staged = ui_call(spec, "disburse_payment", args)
         except ToolError as err:
             return detail_page(project_number, requisition_id, form_error(err), 422,
-                               form={"amount": request.form.get("amount", "")})
+                               form={"amount": request.form.get("amount", "")}, refused=err.message)
         return detail_page(project_number, requisition_id, pending=staged)
