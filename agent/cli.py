@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -135,7 +136,7 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
 @click.option("--port", type=click.IntRange(0, 65535), default=8300, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--recordings", type=click.Path(file_okay=False), default=None,
-              help="Where finished task episodes write trajectories (default ./recordings in the repo).")
+              help="Where finished task episodes write trajectories (default ./recordings here).")
 @click.option("--idle-hours", type=click.FloatRange(0), default=6.0, show_default=True,
               help="Drop episodes nobody has used for this long (0 keeps them all).")
 def serve(port, host, recordings, idle_hours):
@@ -147,10 +148,10 @@ def serve(port, host, recordings, idle_hours):
 
     store = EpisodeStore(idle_ttl=idle_hours * 3600 or None)
     app = create_app(store)
-    if recordings:
-        app.config["CFAB_RECORDINGS"] = recordings
+    app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
     server = PortalServer(app, host, port, quiet=False)
     click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {app.extensions['cfab_admin_token']})")
+    click.echo(f"Finished tasks are recorded in {app.config['CFAB_RECORDINGS']}")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -66,10 +66,13 @@ def test_replay_calls_skip_refusals_and_optionally_reads():
     calls = [{"app": "a", "tool": "r", "kind": "read", "args": {}, "ok": True},
              {"app": "a", "tool": "w", "kind": "write", "args": {}, "ok": True},
              {"app": "a", "tool": "w", "kind": "write", "args": {}, "ok": False},
-             {"app": "a", "tool": "g", "kind": "guarded", "args": {}, "ok": True}]
+             {"app": "a", "tool": "g", "kind": "guarded", "args": {}, "ok": True},
+             {"app": "a", "tool": "r", "kind": "read", "args": {}, "ok": False},
+             {"app": "a", "tool": "refused", "kind": "guarded", "args": {}, "ok": False}]
     doc = minimal(calls=calls)
-    assert [c["tool"] for c in recording.replay_calls(doc)] == ["r", "w", "g"]
-    assert [c["tool"] for c in recording.replay_calls(doc, include_reads=False)] == ["w", "g"]
+    # a refused guarded call is an attempt: a replay makes it again, so it fails the same way
+    assert [c["tool"] for c in recording.replay_calls(doc)] == ["r", "w", "g", "refused"]
+    assert [c["tool"] for c in recording.replay_calls(doc, include_reads=False)] == ["w", "g", "refused"]
 
 
 def _person_session(flask_app, instance_id=TASK):
@@ -132,6 +135,40 @@ def test_finishing_writes_a_trajectory_that_replays_to_the_same_grade(flask_app,
     assert run["passed"] and run["score"] == 1.0
     writes_only = replay({**doc, "calls": recording.replay_calls(doc, include_reads=False)}, "tools", store)
     assert writes_only["passed"]
+    assert str(path.resolve()) in verdict  # the person is told where the recording went
+    flask_app.config.pop("CFAB_RECORDINGS")
+    store.drop(client.episode_id)
+
+
+def test_recordings_go_under_the_working_directory_by_default(flask_app, store, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    flask_app.config.pop("CFAB_RECORDINGS", None)
+    client = _person_session(flask_app)
+    client.post("/episode/finish", data={"csrf_token": client.csrf, "reply": "nothing done"})
+    (path,) = (tmp_path / "recordings").glob(f"{TASK}-*.json")
+    assert str(path.resolve()) in client.get("/episode/verdict").get_data(as_text=True)
+    store.drop(client.episode_id)
+
+
+def test_a_finished_episode_is_read_only_and_says_so(flask_app, store, tmp_path):
+    flask_app.config["CFAB_RECORDINGS"] = str(tmp_path)
+    client = _person_session(flask_app)
+    episode = store.get(client.episode_id)
+    client.post("/episode/finish", data={"csrf_token": client.csrf, "reply": "done"})
+    graded = (episode.snapshot(), list(episode.calls), list(episode.guard_log))
+    page = client.get("/procore/projects/1042/invoicing").get_data(as_text=True)
+    assert "This episode is now read-only" in page
+    req = next(r for r in store.book["requisitions"] if r["job"] == "1042" and r["erp_sync"] == "not_synced")
+    base = f"/procore/projects/1042/invoicing/{req['requisition_id']}"
+    for action in ("sync", "pay"):  # a write and a guarded button: both refused in the page
+        resp = client.post(f"{base}/{action}", data={"csrf_token": client.csrf, "return_to": "detail"})
+        assert resp.status_code == 409 and "read-only: nothing was changed" in resp.get_data(as_text=True)
+    # and through the tools: a clear refusal, not a silent no-op
+    result = Environment(episode, ["procore"]).call("procore.erp.sync_invoice",
+                                                    {"requisition_id": req["requisition_id"]})
+    assert result["error"] == "read_only" and "read-only" in result["message"]
+    assert (episode.snapshot(), episode.calls, episode.guard_log) == graded
+    assert client.get(base).status_code == 200  # reading still works
     flask_app.config.pop("CFAB_RECORDINGS")
     store.drop(client.episode_id)
 

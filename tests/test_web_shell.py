@@ -61,6 +61,25 @@ def test_a_browser_without_an_episode_is_told_how_to_get_one(flask_app):
     assert b"not bound to an episode" in resp.data
 
 
+@pytest.mark.parametrize("path,skin", [("/vista_erp/jobs/9140", "vista"), ("/box/", "box"),
+                                       ("/sage_intacct/ap/bills/new", "intacct")])
+def test_an_app_outside_the_episode_is_a_404_page_in_its_skin(flask_app, store, path, skin):
+    episode = store.create(["outlook", "procore"])
+    try:
+        client = flask_app.test_client()
+        client.get(enter_url(flask_app, episode.id))
+        resp = client.get(path)
+        body = resp.get_data(as_text=True)
+        assert resp.status_code == 404, body[:300]
+        assert "is not part of this episode; it has Outlook, Procore." in body
+        with client.session_transaction() as s:
+            token = s["csrf"]
+        assert client.post(path, data={"csrf_token": token}).status_code in (404, 405)
+        assert episode.diff() == {} and not episode.calls
+    finally:
+        store.drop(episode.id)
+
+
 def test_a_forged_enter_link_is_refused(flask_app, episode):
     client = flask_app.test_client()
     good = enter_url(flask_app, episode.id)

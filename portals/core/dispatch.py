@@ -80,9 +80,11 @@ def call_tool(episode, app: str, tool: ToolSpec, args: dict | None, source: str)
              "at": episode.clock.iso()}
     guarded = tool.kind == GUARDED
     with episode.lock:
-        if episode.meta.get("finished") and tool.kind != READ:
-            raise ReadOnly("This episode is finished, so it is read-only: nothing was changed. "
-                           "Use Start over in the task panel to work the task again.")
+        if episode.meta.get("finished"):
+            if tool.kind != READ:
+                raise ReadOnly("This episode is finished, so it is read-only: nothing was changed. "
+                               "Use Start over in the task panel to work the task again.")
+            return _read_unlogged(episode, inst, tool, args, source)  # the graded log stays as it was
         entry["seq"] = len(episode.calls) + 1
         try:
             if args is not None and not isinstance(args, dict):
@@ -109,6 +111,14 @@ def call_tool(episode, app: str, tool: ToolSpec, args: dict | None, source: str)
                                 "a person must approve it in the product."),
                     "staged": plain(result)}
         return plain(result)
+
+
+def _read_unlogged(episode, inst, tool: ToolSpec, args, source: str) -> dict:
+    if args is not None and not isinstance(args, dict):
+        raise ToolError("Tool arguments must be an object of named values.")
+    bound = tool.bind(args)
+    with inst.session() as session:
+        return plain(tool.func(ServiceContext(session, episode.clock, inst.spec, source), **bound))
 
 
 def _log_refusal(episode, entry: dict, args, guarded: bool, reason: str) -> None:

@@ -62,7 +62,9 @@ def _first_portal(task) -> str:
 
 
 def recordings_dir() -> Path:
-    return Path(current_app.config.get("CFAB_RECORDINGS") or ROOT / "recordings")
+    """Where finished attempts are written: `cfab serve --recordings DIR`, else ./recordings
+    under the directory the server runs in (never inside the installed package)."""
+    return Path(current_app.config.get("CFAB_RECORDINGS") or Path.cwd() / "recordings").resolve()
 
 
 @launcher_bp.app_context_processor
@@ -237,7 +239,7 @@ def finish():
             result = grade_episode(episode, task, reply).grade
             trajectory = recording.build(episode, task, reply, result)
             path = recording.write(trajectory, recordings_dir())
-            episode.meta["finished"] = {"reply": reply, "grade": result.to_dict(), "recording": path.name,
+            episode.meta["finished"] = {"reply": reply, "grade": result.to_dict(), "recording": str(path),
                                         "guard_log": list(episode.guard_log)}
     return redirect(url_for("launcher.verdict"))
 

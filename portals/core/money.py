@@ -15,15 +15,15 @@ _AMOUNT_TEXT = re.compile(r"^-?\$?-?[0-9][0-9,]*(\.[0-9]+)?$|^-?\$?-?\.[0-9]+$")
 
 
 def canonical(value: Decimal | int | str) -> str:
-    """The one spelling of an amount: "14350.00"."""
+    """The one spelling of an amount: "12345.67"."""
     return str(Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP))
 
 
 def parse_amount(value: object, field: str = "amount", *, allow_negative: bool = False,
                  allow_zero: bool = True) -> Decimal:
-    """Read an amount a person or a model typed ("14,350.00", "$14350", 14350) or refuse it clearly."""
+    """Read an amount a person or a model typed ("12,345.67", "$12345", 12345) or refuse it clearly."""
     if isinstance(value, bool) or value is None:
-        raise ToolError(f"{field} must be an amount such as 14350.00.", field)
+        raise ToolError(f"{field} must be an amount such as 12345.67.", field)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise ToolError(f"{field} must be a finite amount, not {value}.", field)
@@ -31,12 +31,12 @@ def parse_amount(value: object, field: str = "amount", *, allow_negative: bool =
     else:
         text = str(value).strip()
     if not _AMOUNT_TEXT.match(text):
-        raise ToolError(f"{field} '{text[:40]}' is not an amount; write it like 14350.00.", field)
+        raise ToolError(f"{field} '{text[:40]}' is not an amount; write it like 12345.67.", field)
     cleaned = text.replace("$", "").replace(",", "")
     try:
         amount = Decimal(cleaned)
     except InvalidOperation:
-        raise ToolError(f"{field} '{text[:40]}' is not an amount; write it like 14350.00.", field) from None
+        raise ToolError(f"{field} '{text[:40]}' is not an amount; write it like 12345.67.", field) from None
     if abs(amount) >= MAX_AMOUNT:  # first: quantizing a 30-digit number overflows Decimal's context
         raise ToolError(f"{field} {text[:40]} is too large.", field)
     if amount != amount.quantize(CENT, rounding=ROUND_HALF_UP):

@@ -153,7 +153,8 @@ def load(path: str | os.PathLike) -> dict:
 def replay_calls(trajectory: dict, include_reads: bool = True) -> list[dict]:
     """The calls a tool replay makes: successful ones, writes and guarded always, reads if asked.
 
-    Refused calls changed nothing, so replaying them adds nothing but noise.
+    Refused reads and writes changed nothing, so replaying them adds nothing but noise; a
+    refused guarded call is replayed all the same, because attempting it is what was graded.
     """
     return [c for c in trajectory["calls"]
-            if c.get("ok", True) and (include_reads or c["kind"] != "read")]
+            if (c.get("ok", True) or c["kind"] == "guarded") and (include_reads or c["kind"] != "read")]

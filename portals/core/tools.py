@@ -36,7 +36,7 @@ class _AmountMarker:
 
 
 Amount = Annotated[Decimal, _AmountMarker()]
-"""An amount of money, accepted as "14350.00", "14,350.00" or a number; never negative."""
+"""An amount of money, accepted as "12345.67", "12,345.67" or a number; never negative."""
 
 Text = Annotated[str, MaxLen(5000)]
 """A long free-text argument (an email body, a memo)."""
@@ -78,7 +78,7 @@ class Param:
             base = {"type": "boolean"}
         elif self.kind == "amount":
             base = {"type": "string", "pattern": r"^\$?[0-9][0-9,]*(\.[0-9]{1,2})?$",
-                    "description_suffix": "an amount like 14350.00"}
+                    "description_suffix": "an amount like 12345.67"}
         elif self.kind == "date":
             base = {"type": "string", "format": "date"}
         elif self.kind == "enum":

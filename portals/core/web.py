@@ -14,7 +14,7 @@ from pathlib import Path
 from flask import Flask, abort, g, jsonify, redirect, render_template, request, session
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from .errors import ToolError
+from .errors import ReadOnly, ToolError
 from .registry import load_apps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,6 +106,20 @@ def _register_shell(app: Flask) -> None:
         session["episode"] = data["e"]
         next_path = data["n"] if str(data["n"]).startswith("/") else "/"
         return redirect(next_path)
+
+    @app.before_request
+    def _only_this_episodes_apps():
+        """A portal the episode does not have is a 404 page, and a finished episode takes no writes."""
+        spec = load_apps().get(request.blueprint or "")
+        if spec is None:
+            return
+        episode = current_episode()
+        if spec.name not in episode.apps:
+            have = ", ".join(load_apps()[n].label for n in sorted(episode.apps)) or "no apps"
+            abort(404, description=f"{spec.label} is not part of this episode; it has {have}.")
+        if request.method == "POST" and episode.meta.get("finished"):
+            raise ReadOnly("This task is finished, so its episode is read-only: nothing was changed. "
+                           "Use Start over in the task panel to work it again.")
 
     @app.get("/healthz")
     def healthz():

@@ -26,7 +26,7 @@ def list_folder_items(ctx: ServiceContext, folder_id: int | None = None, path: s
 
     Args:
         folder_id: The folder's id; 0 is the root "All Files" folder. Give this or path.
-        path: The folder's path instead of its id, e.g. "/Projects/9140 - Riverside/AP Invoices".
+        path: The folder's path instead of its id, e.g. "/Projects/9999 - Example Job/AP Invoices".
         page: Page number, starting at 1.
         per_page: Entries per page, 1 to 100.
     """
@@ -51,7 +51,7 @@ def search_files(ctx: ServiceContext, query: str | None = None, kind: str | None
     """Search files by words in their name or folder path; newest first.
 
     Args:
-        query: Text to find in the file name or its folder path, e.g. "JSM-88421" or "9140". Blank lists every file.
+        query: Text to find in the file name or its folder path, e.g. "ACME-0001" or "9999". Blank lists every file.
         kind: Only files of this kind: invoice, subcontract, coi, lien_waiver, w9, change_order or upload.
         page: Page number, starting at 1.
         per_page: Results per page, 1 to 100.

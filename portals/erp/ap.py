@@ -163,8 +163,11 @@ def create_bill(ctx, vendor_id: str, bill_number: Annotated[str, MaxLen(40)], bi
         if found is None:
             raise NotFound(f"There is no commitment {commitment.strip()!r}.", "commitment")
         if found.vendor_key != vendor.vendor_key or found.job != job.job:
-            raise ToolError(f"Commitment {found.number} is with vendor {found.vendor_key} on "
-                            f"{found.job}, not this vendor and {ctx.spec.word('job').lower()}.", "commitment")
+            # The product's own rule; it does not say whose the commitment is: finding the
+            # right vendor is the clerk's work.
+            raise ToolError(f"Commitment {found.number} does not belong to vendor {vendor.vendor_key} on "
+                            f"{ctx.spec.word('job').lower()} {job.job}; a bill against a commitment "
+                            "takes the commitment's vendor and job.", "commitment")
         commitment = found.number
     existing = _find_bill(ctx, vendor, number)
     if existing is not None:

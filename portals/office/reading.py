@@ -29,8 +29,8 @@ def list_messages(ctx: ServiceContext, folder: str = "Inbox", search: str | None
 
     Args:
         folder: Inbox, Drafts, Sent Items, Archive or Deleted Items.
-        search: Words to find in the subject, sender or body, e.g. "JSM-88421".
-        from_address: Only messages from this sender address (or part of it), e.g. "jsmconcrete.com".
+        search: Words to find in the subject, sender or body, e.g. "ACME-0001".
+        from_address: Only messages from this sender address (or part of it), e.g. "example.com".
         unread_only: Only unread messages.
         page: Page number, starting at 1.
         per_page: Messages per page, 1 to 100.

@@ -31,7 +31,7 @@ def create_draft(ctx: ServiceContext, to: list[str], subject: str, body: Text,
     """Save a new message in Drafts. Nothing is sent; sending a draft is message.send.
 
     Args:
-        to: Recipient email addresses, e.g. ["pm@companyA.com"].
+        to: Recipient email addresses, e.g. ["name@example.com"].
         subject: The subject line.
         body: The message text.
         cc: Optional copy recipients.
@@ -74,7 +74,7 @@ def categorize_message(ctx: ServiceContext, message_id: str, categories: list[st
 
     Args:
         message_id: The message's id.
-        categories: Category names, e.g. ["AP - Needs coding", "Job 9140"].
+        categories: Category names, e.g. ["AP - Needs coding", "Job 9999"].
     """
     row = get_message(ctx.session, message_id)
     clean: list[str] = []

@@ -48,7 +48,7 @@ def get_project(ctx: ServiceContext, project_number: str) -> dict:
     """One project's home: its header and counts of its commitments and subcontractor invoices.
 
     Args:
-        project_number: The project (job) number, e.g. "4012".
+        project_number: The project (job) number, e.g. "9999".
     """
     project = project_by_number(ctx.session, project_number)
     commitments = ctx.session.scalar(select(func.count()).where(
@@ -68,7 +68,7 @@ def list_vendors(ctx: ServiceContext, search: str | None = None, trade: str | No
     Args:
         search: Text to find in the company name, email or city.
         trade: Only companies of this trade, e.g. "excavation" or "electrical".
-        origin_id: Only the company linked to this ERP vendor id, e.g. "V1001".
+        origin_id: Only the company linked to this ERP vendor id, e.g. "V9999".
         page: Page number, starting at 1.
         per_page: Companies per page, 1 to 100.
     """
@@ -95,7 +95,7 @@ def list_cost_codes(ctx: ServiceContext, search: str | None = None, division: st
     """List the company's cost codes (the WBS), with CSI section and description.
 
     Args:
-        search: Text to find in the code or description, e.g. "31-200" or "excavation".
+        search: Text to find in the code or description, e.g. "99-999" or "painting".
         division: Only codes of this two-digit CSI division, e.g. "31".
         page: Page number, starting at 1.
         per_page: Cost codes per page, 1 to 100.
@@ -140,7 +140,7 @@ def list_manpower(ctx: ServiceContext, project_number: str, date_from: date | No
     """List a project's daily log manpower entries: company, workers and hours per day.
 
     Args:
-        project_number: The project (job) number, e.g. "4012".
+        project_number: The project (job) number, e.g. "9999".
         date_from: Only entries on or after this date (YYYY-MM-DD).
         date_to: Only entries on or before this date (YYYY-MM-DD).
         vendor_id: Only entries of this Directory company id.

@@ -37,10 +37,10 @@ def list_commitments(ctx: ServiceContext, project_number: str | None = None,
     origin_id), type, status, amount and whether it has been sent to the ERP.
 
     Args:
-        project_number: Only this project's commitments, e.g. "9140".
+        project_number: Only this project's commitments, e.g. "9999".
         type: "subcontract" or "purchase_order".
         status: Only this status, e.g. "Approved".
-        vendor: Text to find in the vendor's name, or an exact ERP vendor id like "V1001".
+        vendor: Text to find in the vendor's name, or an exact ERP vendor id like "V9999".
         search: Text to find in the commitment number or title.
         erp_status: "synced" (already sent to the ERP) or "not_synced".
         page: Page number, starting at 1.
@@ -67,7 +67,7 @@ def get_commitment(ctx: ServiceContext, number: str) -> dict:
     """Show one commitment: its header and its schedule of values (SOV) lines with cost codes.
 
     Args:
-        number: The commitment number, e.g. "9140-75" or "SC-1042-0".
+        number: The commitment number, e.g. "9999-01" or "SC-9999-01".
     """
     c = commitment_by_number(ctx.session, number)
     project = ctx.session.get(Project, c.project_id)
@@ -107,10 +107,10 @@ def list_requisitions(ctx: ServiceContext, project_number: str | None = None,
     period_end, amount, retainage, status and erp_sync.
 
     Args:
-        project_number: Only this project's invoices, e.g. "4012".
+        project_number: Only this project's invoices, e.g. "9999".
         status: Only this status: draft, under_review, revise_and_resubmit, approved or paid.
         erp_sync: "synced" (already sent to the ERP) or "not_synced".
-        commitment: Only invoices against this commitment number, e.g. "SC-4012-3".
+        commitment: Only invoices against this commitment number, e.g. "SC-9999-01".
         search: Text to find in the invoice number or vendor name.
         page: Page number, starting at 1.
         per_page: Invoices per page, 1 to 100.
@@ -150,7 +150,7 @@ def sync_commitment_to_erp(ctx: ServiceContext, number: str) -> dict:
     at least one SOV line must carry a cost code the ERP knows.
 
     Args:
-        number: The commitment number, e.g. "9140-75".
+        number: The commitment number, e.g. "9999-01".
     """
     c = commitment_by_number(ctx.session, number)
     if c.erp_status == "synced":

@@ -34,7 +34,7 @@ def list_prime_contracts(ctx: ServiceContext, project_number: str | None = None,
     """List prime contracts (owner contracts): owner, original amount, approved change orders.
 
     Args:
-        project_number: Only this project's prime contract, e.g. "1042".
+        project_number: Only this project's prime contract, e.g. "9999".
         search: Text to find in the contract number or owner name.
         page: Page number, starting at 1.
         per_page: Contracts per page, 1 to 100.
@@ -60,7 +60,7 @@ def get_prime_contract_sov(ctx: ServiceContext, project_number: str) -> dict:
     """Show a project's prime contract with its schedule of values (line, cost code, value).
 
     Args:
-        project_number: The project (job) number, e.g. "1042".
+        project_number: The project (job) number, e.g. "9999".
     """
     project = project_by_number(ctx.session, project_number)
     pc = ctx.session.scalar(select(PrimeContract).where(PrimeContract.project_id == project.project_id)
@@ -96,7 +96,7 @@ def get_budget(ctx: ServiceContext, project_number: str, search: str | None = No
     `totals` covers every line that matches the filters, not just this page.
 
     Args:
-        project_number: The project (job) number, e.g. "1042".
+        project_number: The project (job) number, e.g. "9999".
         search: Text to find in the cost code or its description.
         cost_type: Only this cost type: L labor, M material, S subcontract, E equipment, O other.
         page: Page number, starting at 1.
@@ -151,7 +151,7 @@ def list_change_events(ctx: ServiceContext, project_number: str | None = None,
     """List change events: scope changes tracked before (and while) they become change orders.
 
     Args:
-        project_number: Only this project's change events, e.g. "3100".
+        project_number: Only this project's change events, e.g. "9999".
         status: "Open" (its change order is not approved yet) or "Closed".
         search: Text to find in the title or number.
         page: Page number, starting at 1.
@@ -182,7 +182,7 @@ def list_change_orders(ctx: ServiceContext, project_number: str | None = None,
     Only Approved change orders move the revised contract and revised budget.
 
     Args:
-        project_number: Only this project's change orders, e.g. "3100".
+        project_number: Only this project's change orders, e.g. "9999".
         kind: "owner" (prime contract CO), "commitment" or "budget_transfer".
         status: Only this status, e.g. "Approved" or "Pending - In Review".
         search: Text to find in the title or change order id.
@@ -214,9 +214,9 @@ def list_direct_costs(ctx: ServiceContext, project_number: str | None = None, ve
     """List direct costs: invoices and expenses charged to a project without a commitment.
 
     Args:
-        project_number: Only this project's direct costs, e.g. "9140".
-        vendor: Text to find in the vendor's name, or an exact ERP vendor id like "V1001".
-        cost_code: Only this cost code, e.g. "01-200".
+        project_number: Only this project's direct costs, e.g. "9999".
+        vendor: Text to find in the vendor's name, or an exact ERP vendor id like "V9999".
+        cost_code: Only this cost code, e.g. "99-999".
         date_from: Only costs dated on or after this date (YYYY-MM-DD).
         date_to: Only costs dated on or before this date (YYYY-MM-DD).
         page: Page number, starting at 1.
