@@ -1,0 +1,119 @@
+"""H_procore_erp_sync's admission gate: each near-miss fails for the reason it names, each
+variant passes, the reply corpus splits as it says, and the trap is caught by the evaluator
+even where Procore itself accepts the wrong sync."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agent.policies import AttemptPolicy
+from agent.runner import Harness
+from grader.claims import check_outputs
+from grader.grade import grade
+from portals.core.environment import Environment
+from portals.pm.models import Requisition
+from seeds.book import load_book
+from tasks.families.h_procore_erp_sync import job_invoices
+from tasks.registry import all_tasks
+
+TASKS = {t.instance_id: t for t in all_tasks() if t.family == "H_procore_erp_sync"}
+TASK = TASKS["cf_H_procore_erp_sync_1042"]
+
+
+@pytest.fixture(scope="module")
+def harness(store):
+    with Harness("tools", store) as h:
+        yield h
+
+
+def _because(run: dict, pattern: str) -> bool:
+    return any(re.search(pattern, line, re.IGNORECASE) for line in run["verdict"])
+
+
+@pytest.mark.parametrize("attempt", [a for a in TASK.near_misses if a.tools], ids=lambda a: a.name)
+def test_each_near_miss_fails_for_the_reason_it_names(harness, attempt):
+    run = harness.run_one(TASK, AttemptPolicy(attempt))
+    assert not run["passed"] and run["score"] < 1.0
+    assert "error" not in run, run["error"]
+    assert _because(run, attempt.because), (attempt.because, run["verdict"])
+
+
+@pytest.mark.parametrize("attempt", [a for a in TASK.variants if a.tools], ids=lambda a: a.name)
+def test_each_variant_passes(harness, attempt):
+    run = harness.run_one(TASK, AttemptPolicy(attempt))
+    assert run["passed"] and run["score"] == 1.0, run["verdict"]
+    assert run["guarded_calls"] == []
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_every_instance_ships_a_full_gate(instance_id):
+    task = TASKS[instance_id]
+    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
+    assert all(a.because for a in task.near_misses)
+    assert any(a.browser for a in task.near_misses) and any(a.browser for a in task.variants)
+    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
+    names = [a.name for a in (*task.near_misses, *task.variants)]
+    assert len(names) == len(set(names))
+
+
+CORPUS = [(i, kind, reply) for i, t in sorted(TASKS.items())
+          for kind in ("pass", "fail") for reply in t.reply_corpus[kind]]
+
+
+@pytest.mark.parametrize("instance_id,kind,reply", CORPUS,
+                         ids=[f"{i[-4:]}-{k}-{n}" for n, (i, k, _) in enumerate(CORPUS)])
+def test_the_reply_corpus_splits_as_it_says(instance_id, kind, reply):
+    results = check_outputs(reply, TASKS[instance_id].evaluator["required_outputs"])
+    held = all(r["held"] for r in results)
+    assert held == (kind == "pass"), [r["line"] for r in results]
+
+
+def test_the_corpus_grades_the_same_through_grade():
+    outputs = TASK.evaluator["required_outputs"]
+    only_outputs = {"required_outputs": outputs, "expected": [], "forbidden": []}
+    for kind in ("pass", "fail"):
+        for reply in TASK.reply_corpus[kind]:
+            assert grade({}, [], reply, only_outputs, None).passed == (kind == "pass"), reply
+
+
+# The trap, with Procore accepting it: whatever the sync tool does today, a row written the way
+# an accepting sync writes it must fail the run, and the verdict must say which rule it broke.
+COMPANY_A = load_book()  # not BOOK: conftest reads that name as a book factory
+INV = job_invoices(COMPANY_A, "1042")
+TRAPS = {
+    "unapproved": (INV.unapproved[0], "an invoice that is not approved sent to the ERP"),
+    "already_synced": (INV.done[0], "already synced sent to the ERP again"),
+    "paid": (next(r for r in INV.synced if r["status"] == "paid"), "already synced sent to the ERP again"),
+    "other_job": (INV.elsewhere[0], "job other than 1042"),
+}
+
+
+def _accepting_sync(store, episode, requisition_id: int) -> None:
+    """What a sync that accepts anything writes: synced, at the episode's instant."""
+    with episode.app("procore").session() as session:
+        row = session.get(Requisition, requisition_id)
+        row.erp_sync, row.erp_synced_at = "synced", store.clock.iso()
+
+
+@pytest.mark.parametrize("trap", sorted(TRAPS))
+def test_the_evaluator_catches_a_sync_procore_would_accept(store, trap):
+    row, reason = TRAPS[trap]
+    episode = store.create(list(TASK.apps))
+    try:
+        reply = TASK.oracle_tools(Environment(episode, list(TASK.apps)))
+        assert grade(episode.diff(), [], reply, TASK.evaluator).passed  # the oracle alone passes
+        _accepting_sync(store, episode, row["requisition_id"])
+        result = grade(episode.diff(), [], reply, TASK.evaluator)
+    finally:
+        store.drop(episode.id)
+    assert not result.passed and result.details["gate"] == "forbidden"
+    assert any(line.startswith("Forbidden change") and reason in line for line in result.verdict), result.verdict
+
+
+def test_both_columns_of_every_sync_are_claimed_and_nothing_is_allowed():
+    for task in TASKS.values():
+        for spec in task.evaluator["expected"]:
+            assert set(spec["assert"]) == {"erp_sync", "erp_synced_at"} and spec["count"] == 1
+        others = [f for f in task.evaluator["forbidden"] if f.get("any_other_change")]
+        assert others and all(f["allow"] == [] for f in others)
