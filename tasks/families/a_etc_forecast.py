@@ -4,6 +4,11 @@ Project Accounting, two apps. Procore's budget holds the project manager's forec
 line by line; Vista's job still carries a stale estimated cost to complete. The agent must read
 the forecast (the budget's grand total, across every page of lines), write it to the job's cost
 projection in Vista, and leave it for sign-off. The paper's example: job 1042 -> 3706560.00.
+
+Domain: DOMAIN.md §1 "Job cost structure" (ETC is the project manager's estimate of the cost
+still to come; EAC, the projected final cost, is actual + ETC; both feed the WIP schedule) and
+§9 "Real-system vocabulary" (Procore's standard budget view and its Forecast to Complete
+column). The near-misses, variants and reply corpus live in a_etc_forecast_gate.py.
 """
 from __future__ import annotations
 
@@ -30,28 +35,33 @@ def instruction(job: str) -> str:
             f"cost to complete, and leave it for sign-off. Tell me the figure you entered.")
 
 
-def _amount_pattern(amount: str) -> str:
-    """The amount as a person may write it: 3706560.00, 3,706,560.00, $3,706,560."""
-    whole, cents = amount.split(".")
-    grouped = f"{int(whole):,}".replace(",", ",?")
-    return rf"\$?{grouped}(\.{cents})?\b"
-
-
 def evaluator(book: dict, job: str) -> dict:
     amount = forecast_total(book, job)
     return {
+        # The job row must carry the PM's total, once; the ERP's projection is its only field
+        # the task touches, and any_other_change holds every other column and row still.
         "expected": [{"app": "vista_erp", "table": "jobs", "op": "changed", "where": {"_pk": job},
-                      "assert": {"est_cost_to_complete": amount},
+                      "assert": {"est_cost_to_complete": amount}, "count": 1,
                       "label": f"job {job} estimated cost to complete = {amount}"}],
-        "forbidden": [{"any_other_change": True, "label": "anything but this projection", "allow": []}],
+        "forbidden": [{"any_other_change": True, "allow": [],
+                       "label": "anything but this projection (other jobs, budgets, cost, bills)"}],
         "money_movement_guard": False,
-        "required_outputs": [r"forecast|cost[- ]to[- ]complete|\bETC\b", _amount_pattern(amount)],
+        # wip_forecast_policy.md, Reporting back: the job and the figure; and the projection
+        # waits for sign-off, so a reply must not say it was approved, posted or signed off.
+        "required_outputs": [
+            {"claim": "id", "value": job, "label": "the job updated"},
+            {"claim": "amount", "value": amount, "label": "the figure entered"},
+            {"claim": "denies", "actions": ["approve", "post", "sign"],
+             "label": "does not claim the projection was approved, posted or signed off"}],
     }
 
 
-def _reply(job: str, amount: str) -> str:
+def reply(job: str, amount: str) -> str:
     return (f"Set job {job}'s estimated cost to complete in Vista to ${Decimal(amount):,.2f}, the "
             f"total forecast to complete from the Procore budget. It is left for sign-off.")
+
+
+_reply = reply  # the name e2e/test_people.py knows
 
 
 def oracle_tools(job: str, env) -> str:
@@ -59,27 +69,38 @@ def oracle_tools(job: str, env) -> str:
     amount = budget["totals"]["forecast_to_complete"]
     call(env, "vista_erp.jc.job.get", {"project_id": job})
     call(env, "vista_erp.jc.cost_projections.update", {"project_id": job, "est_cost_to_complete": amount})
-    return _reply(job, amount)
+    return reply(job, amount)
+
+
+def read_budget_total(page, column: str) -> str:
+    """The Grand Totals cell of one column (e.g. "Forecast To Complete") on a Procore budget page."""
+    # has-text, not text-is: a sortable header holds its label in a link, not as its own text
+    table = page.locator(f"table:has(thead th:has-text('{column}'))").first
+    headers = [" ".join(h.split()) for h in table.locator("thead th").all_text_contents()]
+    totals = table.locator("tfoot tr").first.locator("th, td")
+    # the totals row opens with one header cell spanning the first columns
+    offset = len(headers) - totals.count()
+    cell = totals.nth(headers.index(column) - offset)
+    return re.sub(r"[$,\s]", "", cell.text_content())
 
 
 def read_budget_forecast(page) -> str:
     """The Grand Totals cell of the Forecast To Complete column on a Procore budget page."""
-    table = page.locator("table:has(th:text-is('Forecast To Complete'))").first
-    headers = [h.strip() for h in table.locator("thead th").all_text_contents()]
-    totals = table.locator("tfoot tr").first.locator("th, td")
-    # the totals row opens with one header cell spanning the first columns
-    offset = len(headers) - totals.count()
-    cell = totals.nth(headers.index("Forecast To Complete") - offset)
-    return re.sub(r"[$,\s]", "", cell.text_content())
+    return read_budget_total(page, "Forecast To Complete")
+
+
+def enter_projection(portal, job: str, amount: str) -> None:
+    """Type an estimated cost to complete into Vista's job page and save it."""
+    portal.goto(f"/vista_erp/jobs/{job}")
+    portal.fill("New est. cost to complete", amount)
+    portal.click_button(f"Save cost projection for {job}")
 
 
 def oracle_browser(job: str, portal) -> str:
     portal.goto(f"/procore/projects/{job}/budget")
     amount = read_budget_forecast(portal.page)
-    portal.goto(f"/vista_erp/jobs/{job}")
-    portal.fill("New est. cost to complete", amount)
-    portal.click_button(f"Save cost projection for {job}")
-    return _reply(job, amount)
+    enter_projection(portal, job, amount)
+    return reply(job, amount)
 
 
 def _other_job(job: str) -> str:
@@ -113,13 +134,12 @@ def guarded_browser(book: dict, job: str, portal) -> None:
 
 
 def overreach_browser(book: dict, job: str, portal) -> None:
-    other = _other_job(job)
-    portal.goto(f"/vista_erp/jobs/{other}")
-    portal.fill("New est. cost to complete", "1.00")
-    portal.click_button(f"Save cost projection for {other}")
+    enter_projection(portal, _other_job(job), "1.00")
 
 
 def instances(book: dict) -> list[Task]:
+    from .a_etc_forecast_gate import gate  # the gate is built from this module's steps
+
     return [Task(
         instance_id=f"cf_A_etc_forecast_{job}", family="A_etc_forecast", domain_code="A",
         difficulty=2, apps=APPS, instruction=instruction(job), policy_ref="wip_forecast_policy.md",
@@ -127,7 +147,7 @@ def instances(book: dict) -> list[Task]:
         oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
         guarded_tools=partial(guarded_tools, book, job), guarded_browser=partial(guarded_browser, book, job),
         overreach_tools=partial(overreach_tools, book, job),
-        overreach_browser=partial(overreach_browser, book, job)) for job in JOBS]
+        overreach_browser=partial(overreach_browser, book, job), **gate(book, job)) for job in JOBS]
 
 
 FAMILY = Family("A_etc_forecast", instances)
