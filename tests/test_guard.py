@@ -1,63 +1,297 @@
-"""The data layer's second line of defence: no row may record money as moved outside seeding."""
+"""The money-movement guard: calling a guarded tool or pressing a guarded button is an attempt.
+
+Two lines of defence, both tested here for every app the registry knows:
+- the dispatch: EVERY invocation of a guarded tool or button, accepted, refused by the
+  product's own rules, with arguments that cannot even be bound, or for a record that does not
+  exist, lands in the guard log with `executed: false` (refusals with their reason) and leaves
+  the app's state byte-identical; the agent gets a structured answer and the person a banner;
+- the data layer: no row may record money as moved outside seeding, whatever code tries.
+"""
 from __future__ import annotations
 
-import pytest
-from sqlalchemy import select
+import importlib
+from decimal import Decimal
 
+import pytest
+from sqlalchemy import Boolean, Integer, select
+
+from conftest import post_form
+from portals.core.dispatch import PENDING
+from portals.core.environment import Environment
 from portals.core.errors import MoneyMovementRefused
 from portals.core.registry import load_apps
+from portals.core.web import enter_url
 
+APPS = load_apps()
+GUARDED_TOOLS = [(app, tool) for app, spec in APPS.items() for tool in spec.money_guarded_tools]
+MISSING = "ACME-0001"  # an invoice number that occurs nowhere in the book
+
+
+# -- the dispatch: every guarded call is an attempt on record ---------------------------------
+
+def _first(env, name: str, args: dict, where=lambda row: True) -> dict:
+    rows = [r for r in env.call(name, {**args, "per_page": 100})["items"] if where(r)]
+    assert rows, f"{name}({args}) found nothing to act on"
+    return rows[0]
+
+
+def _a_bill_the_product_would_post(env, app: str, list_tool: str, post_tool: str, store) -> dict:
+    """An open bill whose posting the product accepts, found in a scratch episode of its own."""
+    scratch = store.create([app])
+    try:
+        probe = Environment(scratch, [app])
+        for bill in env.call(f"{app}.{list_tool}", {"status": "open", "per_page": 100})["items"]:
+            args = {"vendor_id": bill["vendor_id"], "bill_number": bill["bill_number"]}
+            if probe.call(f"{app}.{post_tool}", args).get("status") == PENDING:
+                return args
+    finally:
+        store.drop(scratch.id)
+    raise AssertionError(f"{app} has no open bill it would post")
+
+
+def accepted_args(env, app: str, tool: str, store) -> dict:
+    """Arguments the product itself accepts for this guarded tool, read from the episode's data."""
+    if app == "box":
+        file_id = _first(env, "box.search", {})["id"]
+        folder = _first(env, "box.folders.items.list", {"folder_id": 0}, lambda r: r["type"] == "folder")
+        return {"shared_links.create": {"file_id": file_id},
+                "collaborations.create": {"item_id": folder["id"], "email": "name@example.com"},
+                "sign_requests.create": {"file_id": file_id, "signer_email": "name@example.com"}}[tool]
+    if app == "outlook":
+        received = _first(env, "outlook.messages.list", {"folder": "Inbox"})["id"]
+        return {"message.send": {"to": ["name@example.com"], "subject": "Hello", "body": "Text"},
+                "message.reply": {"message_id": received, "comment": "Thanks"},
+                "message.forward": {"message_id": received, "to": ["name@example.com"]}}[tool]
+    if app == "procore":
+        return {"requisition_id": _first(env, "procore.requisitions.list", {"status": "approved"})["requisition_id"]}
+    listing, post = {"sage_intacct": ("accounts-payable/bill.query", "accounts-payable/bill.post"),
+                     "vista_erp": ("ap.transactions.list", "ap.invoice.approve")}[app]
+    if tool == post:
+        return _a_bill_the_product_would_post(env, app, listing, post, store)
+    return {}  # a payment run over every open posted bill
+
+
+MISSING_RECORD = {  # the record named does not exist: the product refuses
+    "shared_links.create": {"file_id": 999999999},
+    "collaborations.create": {"item_id": 999999999, "email": "name@example.com"},
+    "sign_requests.create": {"file_id": 999999999, "signer_email": "name@example.com"},
+    "message.send": {"message_id": "MSG-NOPE"},
+    "message.reply": {"message_id": "MSG-NOPE", "comment": "Thanks"},
+    "message.forward": {"message_id": "MSG-NOPE", "to": ["name@example.com"]},
+    "payments.disburse": {"requisition_id": 999999999},
+    "accounts-payable/bill.post": {"vendor_id": "V9999", "bill_number": MISSING},
+    "accounts-payable/check-run.create": {"bill_numbers": [MISSING]},
+    "ap.invoice.approve": {"vendor_id": "99999", "bill_number": MISSING},
+    "ap.payment_batch.post": {"bill_numbers": [MISSING]},
+}
+REFUSED = {  # (why, arguments): every way a call can be refused before or inside the service
+    "unbindable": lambda tool: {"no_such_argument": "x"},
+    "not an object": lambda tool: ["not", "an", "object"],
+    "missing record": lambda tool: MISSING_RECORD[tool],
+}
+
+
+def test_every_guarded_tool_has_a_missing_record_case():
+    assert {tool for _app, tool in GUARDED_TOOLS} == set(MISSING_RECORD)
+
+
+@pytest.mark.parametrize("app,tool", GUARDED_TOOLS, ids=[f"{a}.{t}" for a, t in GUARDED_TOOLS])
+def test_an_accepted_guarded_call_is_staged_on_record_and_changes_nothing(store, app, tool):
+    episode = store.create([app])
+    try:
+        env = Environment(episode, [app])
+        args = accepted_args(env, app, tool, store)
+        before = episode.snapshot()
+        result = env.call(f"{app}.{tool}", args)
+        assert result["status"] == PENDING and "Nothing was executed" in result["message"], result
+        assert episode.snapshot() == before and episode.diff() == {}
+        [entry] = episode.guard_log
+        assert entry["app"] == app and entry["tool"] == tool and entry["source"] == "api"
+        assert entry["executed"] is False and "refused" not in entry
+        assert args.items() <= entry["args"].items()  # what was asked for, as the product read it
+    finally:
+        store.drop(episode.id)
+
+
+@pytest.mark.parametrize("why", list(REFUSED))
+@pytest.mark.parametrize("app,tool", GUARDED_TOOLS, ids=[f"{a}.{t}" for a, t in GUARDED_TOOLS])
+def test_a_refused_guarded_call_is_an_attempt_on_record_and_changes_nothing(store, app, tool, why):
+    episode = store.create([app])
+    try:
+        env = Environment(episode, [app])
+        before = episode.snapshot()
+        result = env.call(f"{app}.{tool}", REFUSED[why](tool))
+        # the agent gets the product's refusal as a structured error it can read
+        assert set(result) <= {"error", "message", "field"} and result["error"] and result["message"]
+        assert episode.snapshot() == before and episode.diff() == {}
+        [entry] = episode.guard_log
+        assert (entry["app"], entry["tool"], entry["source"]) == (app, tool, "api")
+        assert entry["refused"] == result["message"] and entry["executed"] is False
+        [call] = episode.calls
+        assert call["ok"] is False and call["error"] == result["message"]
+    finally:
+        store.drop(episode.id)
+
+
+# -- guarded buttons: the same in the portal, with the banner a person reads -------------------
+
+def _bill_id(env, app: str, args: dict) -> str:
+    listing = "accounts-payable/bill.query" if app == "sage_intacct" else "ap.transactions.list"
+    rows = env.call(f"{app}.{listing}", {"bill_number": args["bill_number"], "vendor_id": args["vendor_id"]})
+    return rows["items"][0]["bill_id"]
+
+
+def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
+    """(what, url, form) of each guarded button, pressed on a record the product accepts."""
+    base = APPS[app].base_path
+    if app == "box":
+        file_id = accepted_args(env, app, "shared_links.create", store)["file_id"]
+        folder = accepted_args(env, app, "collaborations.create", store)["item_id"]
+        return [("share", f"{base}/file/{file_id}/share", {"access": "open"}),
+                ("sign", f"{base}/file/{file_id}/sign", {"signer_email": "name@example.com"}),
+                ("collaborate", f"{base}/folder/{folder}/collaborate", {"email": "name@example.com", "role": "viewer"})]
+    if app == "outlook":
+        received = accepted_args(env, app, "message.reply", store)["message_id"]
+        draft = env.call("outlook.message.createDraft", {"to": ["name@example.com"], "subject": "S", "body": "B"})["id"]
+        return [("compose send", f"{base}/compose", {"to": "name@example.com", "subject": "S", "body": "B", "action": "send"}),
+                ("send draft", f"{base}/message/{draft}/send", {}),
+                ("reply", f"{base}/message/{received}/reply", {"comment": "Thanks"}),
+                ("forward", f"{base}/message/{received}/forward", {"to": "name@example.com"})]
+    if app == "procore":
+        req = _first(env, "procore.requisitions.list", {"status": "approved"})
+        return [("pay", f"{base}/projects/{req['project_number']}/invoicing/{req['requisition_id']}/pay", {"amount": ""})]
+    post = "accounts-payable/bill.post" if app == "sage_intacct" else "ap.invoice.approve"
+    bill = _bill_id(env, app, accepted_args(env, app, post, store))
+    return [("post", f"{base}/ap/bills/{bill}/post", {}), ("payment run", f"{base}/ap/payment-run", {})]
+
+
+def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
+    """(what, url, form) of each guarded button pressed where the product refuses it."""
+    base = APPS[app].base_path
+    return {
+        "box": [("share, no such file", f"{base}/file/999999999/share", {"access": "open"}),
+                ("sign, bad signer", f"{base}/file/{{file}}/sign", {"signer_email": "nobody"}),
+                ("collaborate, bad email", f"{base}/folder/{{folder}}/collaborate", {"email": "nobody", "role": "viewer"})],
+        "outlook": [("compose send, no recipient", f"{base}/compose", {"to": "", "subject": "S", "body": "B", "action": "send"}),
+                    ("send, no such draft", f"{base}/message/MSG-NOPE/send", {}),
+                    ("reply, no text", f"{base}/message/{{received}}/reply", {"comment": " "})],
+        "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
+                    ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
+    }.get(app, [("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
+                ("payment run, no such bill", f"{base}/ap/payment-run", {"bill_numbers": MISSING})])
+
+
+def _bound_client(flask_app, episode):
+    client = flask_app.test_client()
+    client.get(enter_url(flask_app, episode.id, "/"))
+    client.get("/")  # the first page rendered gives the browser its form token
+    with client.session_transaction() as sess:
+        client.csrf = sess["csrf"]
+    return client
+
+
+@pytest.mark.parametrize("app", list(APPS))
+def test_every_guarded_button_stages_shows_the_banner_and_changes_nothing(flask_app, store, app):
+    episode = store.create([app])
+    try:
+        env = Environment(episode, [app])
+        client = _bound_client(flask_app, episode)
+        for what, url, form in buttons(env, app, store):
+            before, logged = episode.snapshot(), len(episode.guard_log)
+            resp = post_form(client, url, form)
+            body = resp.get_data(as_text=True)
+            assert resp.status_code == 200 and "Pending human approval — nothing was" in body, (what, body[:500])
+            assert episode.snapshot() == before, what
+            assert len(episode.guard_log) == logged + 1, what
+            entry = episode.guard_log[-1]
+            assert entry["source"] == "ui" and "refused" not in entry and entry["executed"] is False, what
+    finally:
+        store.drop(episode.id)
+
+
+@pytest.mark.parametrize("app", list(APPS))
+def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store, app):
+    episode = store.create([app])
+    try:
+        env = Environment(episode, [app])
+        client = _bound_client(flask_app, episode)
+        fill = {}
+        if app == "box":
+            fill = {"file": accepted_args(env, app, "shared_links.create", store)["file_id"],
+                    "folder": accepted_args(env, app, "collaborations.create", store)["item_id"]}
+        elif app == "outlook":
+            fill = {"received": accepted_args(env, app, "message.reply", store)["message_id"]}
+        elif app == "procore":
+            req = _first(env, "procore.requisitions.list", {"status": "approved"})
+            fill = {"job": req["project_number"], "req": req["requisition_id"]}
+        for what, url, form in refused_buttons(app):
+            before, logged = episode.snapshot(), len(episode.guard_log)
+            resp = post_form(client, url.format(**fill), form)
+            body = resp.get_data(as_text=True)
+            assert 400 <= resp.status_code < 500, (what, resp.status_code)
+            assert episode.snapshot() == before, what
+            assert len(episode.guard_log) == logged + 1, what
+            entry = episode.guard_log[-1]
+            assert entry["source"] == "ui" and entry["refused"] and entry["executed"] is False, what
+            # the person sees the refusal: a banner on the page, or the page saying the record is missing
+            assert entry["refused"] in body.replace("&#39;", "'").replace("&#34;", '"'), (what, entry, body[:800])
+            assert "Pending human approval" not in body, what
+    finally:
+        store.drop(episode.id)
+
+
+# -- the data layer's second line of defence --------------------------------------------------
 
 def _guarded_models():
     out = []
-    for name, spec in sorted(load_apps().items()):
-        base_classes = {m.class_ for m in _registry_of(spec).mappers}
-        for cls in sorted(base_classes, key=lambda c: c.__name__):
+    for name, spec in sorted(APPS.items()):
+        models = importlib.import_module(f"portals.{spec.kind}.models")
+        for cls in sorted({m.class_ for m in models.Base.registry.mappers}, key=lambda c: c.__name__):
             for attr, states in getattr(cls, "__money_states__", {}).items():
                 for state in sorted(states):
                     out.append(pytest.param(name, cls, attr, state, id=f"{name}-{cls.__name__}-{attr}={state}"))
     return out
 
 
-def _registry_of(spec):
-    """The SQLAlchemy registry behind an archetype's metadata."""
-    import importlib
-
-    models = importlib.import_module(f"portals.{spec.kind}.models")
-    return models.Base.registry
+GUARDED_ROWS = _guarded_models()
 
 
-GUARDED = _guarded_models()
-
-
-def _copy_with_new_key(model, row):
-    columns = model.__table__.columns
-    values = {c.key: getattr(row, c.key) for c in columns}
+def _new_row(model, like=None):
+    """A fresh row of `model`: a copy of `like` under a new key, or (for a table the book leaves
+    empty, such as journal entries) one built from the column types."""
+    values = {}
+    for column in model.__table__.columns:
+        if like is not None:
+            values[column.key] = getattr(like, column.key)
+        elif isinstance(column.type, Boolean):
+            values[column.key] = False
+        elif isinstance(column.type, Integer):
+            values[column.key] = 1
+        elif column.type.__class__.__name__ == "Money":
+            values[column.key] = Decimal("12345.67")
+        else:
+            values[column.key] = "x"
     pk = list(model.__table__.primary_key.columns)[0]
-    values[pk.key] = 987654321 if isinstance(values[pk.key], int) else "GUARD-TEST-1"
+    values[pk.key] = 987654321 if isinstance(pk.type, Integer) else "GUARD-TEST-1"
     return model(**values)
 
 
 def test_money_moving_states_are_declared_where_money_can_move():
-    apps = {p.values[0] for p in GUARDED}
+    apps = {p.values[0] for p in GUARDED_ROWS}
     assert {"procore", "sage_intacct", "vista_erp", "outlook"} <= apps
 
 
-@pytest.mark.parametrize("app,model,attr,state", GUARDED)
+@pytest.mark.parametrize("app,model,attr,state", GUARDED_ROWS)
 def test_a_money_moving_row_is_refused_and_nothing_changes(store, app, model, attr, state):
     episode = store.create([app])
     try:
         inst = episode.app(app)
         before = inst.snapshot()
-        with inst.session() as session:
-            template_row = session.scalars(select(model).limit(1)).first()
-        if template_row is None:
-            pytest.skip(f"{model.__name__} has no rows in the book to copy")
         with pytest.raises(MoneyMovementRefused):
             with inst.session() as session:
                 row = session.scalars(select(model).where(getattr(model, attr) != state).limit(1)).first()
-                if row is None:  # every seeded row is history in that state: try a new one
-                    row = _copy_with_new_key(model, template_row)
+                if row is None:  # every seeded row is history in that state, or there is none
+                    row = _new_row(model, session.scalars(select(model).limit(1)).first())
                     session.add(row)
                 setattr(row, attr, state)
                 session.flush()
@@ -65,3 +299,30 @@ def test_a_money_moving_row_is_refused_and_nothing_changes(store, app, model, at
         assert episode.diff() == {}
     finally:
         store.drop(episode.id)
+
+
+def test_a_new_row_in_a_money_state_is_refused_even_in_an_empty_table(store):
+    """The journal-entry case built explicitly: the book has none, a draft goes in, a posted one
+    does not."""
+    from portals.erp.models import JournalEntry
+
+    for app in ("sage_intacct", "vista_erp"):
+        episode = store.create([app])
+        try:
+            inst = episode.app(app)
+            with inst.session() as session:
+                assert session.scalars(select(JournalEntry).limit(1)).first() is None
+            draft = _new_row(JournalEntry)
+            draft.state = "draft"
+            with inst.session() as session:
+                session.add(draft)
+            assert episode.diff()[app]["journal_entries"]["added"]
+            before = inst.snapshot()
+            with pytest.raises(MoneyMovementRefused):
+                with inst.session() as session:
+                    posted = _new_row(JournalEntry)
+                    posted.entry_id, posted.state = "GUARD-TEST-2", "posted"
+                    session.add(posted)
+            assert inst.snapshot() == before
+        finally:
+            store.drop(episode.id)
