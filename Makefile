@@ -1,5 +1,6 @@
 # Two commands do all set-up on a fresh machine:
-#   make run   - install, then run the benchmark (oracle policy, browser transport)
+#   make run   - install, then run the benchmark (oracle policy, browser transport) and
+#                write its report to results/report/
 #   make test  - install, then run the unit tests and the e2e browser tests
 #   make validate - the full admission gate on both transports
 VENV    ?= .venv
@@ -27,6 +28,7 @@ chromium:
 
 run: install
 	$(VENV)/bin/cfab run --policy $(POLICY) --transport $(TRANSPORT) --k $(K) --out results/$(POLICY)-$(TRANSPORT).json
+	$(VENV)/bin/cfab report results/$(POLICY)-$(TRANSPORT).json --out results/report
 
 test: install
 	$(PY) -m pytest -q tests e2e

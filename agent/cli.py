@@ -274,5 +274,21 @@ def bench(out, episodes, browser_runs):
     click.echo(json.dumps(figures, indent=1, sort_keys=True))
 
 
+
+@main.command()
+@click.argument("results", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", default="results/report", show_default=True, help="Folder the report is written to.")
+def report(results, out):
+    """Tables (Markdown, CSV, LaTeX), plots, a leaderboard page and run pages from results files."""
+    from .reporting import ResultsError, build_report
+
+    try:
+        summary = build_report(results, out)
+    except ResultsError as err:
+        raise click.UsageError(str(err))
+    click.echo(f"{len(summary['tables'])} tables, {len(summary['plots'])} plots and "
+               f"{summary['runs']} run pages for {', '.join(summary['entries'])}")
+    click.echo(f"leaderboard: {summary['index']}")
+
 if __name__ == "__main__":
     sys.exit(main())
