@@ -128,7 +128,8 @@ def work_invoice_code(page) -> str:
     click_and_wait(page, page.get_by_role("navigation", name="Applications").get_by_role("link", name="Add bill"))
     for label, value in (("Vendor ID", vendor_id), ("Bill number", inv["invoice_number"]),
                          ("Bill date", inv["date"]), ("Project", C.JOB), ("Task", cost_code),
-                         ("Amount", inv["total"]), ("Description", f"PO {inv['po']}")):
+                         ("Commitment", inv["po"]), ("Amount", inv["total"]),
+                         ("Description", f"PO {inv['po']}")):
         page.get_by_label(label, exact=True).fill(value)
     click_and_wait(page, page.get_by_role("button", name="Save as draft"))
     click_and_wait(page, panel.get_by_role("link", name="Outlook"))

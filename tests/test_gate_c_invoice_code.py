@@ -1,0 +1,178 @@
+"""C_invoice_code's admission gate: near-misses fail for their reason, variants pass, replies are
+read for what they state, and the evaluator pins every field the source documents determine.
+
+The attempts run on the one instance (job 9140) through the tools. Browser attempts:
+e2e/test_gate_c_invoice_code.py.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from agent.policies import AttemptPolicy
+from agent.runner import Harness
+from grader.grade import grade
+from portals.core.environment import Environment
+from seeds.book import load_book
+from tasks.families import c_invoice_code as C
+from tasks.families import c_invoice_code_gate as G
+from tasks.registry import all_tasks
+
+TASKS = {t.instance_id: t for t in all_tasks() if t.family == "C_invoice_code"}
+TASK = TASKS["cf_C_invoice_code_9140"]
+CODING = C.coding(load_book())
+
+
+@pytest.fixture(scope="module")
+def harness(store):
+    with Harness("tools", store) as h:
+        yield h
+
+
+def _names(attempts):
+    return [a.name for a in attempts]
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_every_instance_ships_the_gate(instance_id):
+    task = TASKS[instance_id]
+    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
+    assert len(set(_names(task.near_misses))) == len(task.near_misses)
+    assert len(set(_names(task.variants))) == len(task.variants)
+    assert all(a.because and a.tools for a in task.near_misses)
+    assert any(a.browser for a in task.near_misses)
+    assert any(a.name == "portal_form" and a.browser for a in task.variants)
+    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
+
+
+NEAR_MISSES = [a for a in TASK.near_misses if a.tools]
+VARIANTS = [a for a in TASK.variants if a.tools]
+
+
+@pytest.mark.parametrize("attempt", NEAR_MISSES, ids=_names(NEAR_MISSES))
+def test_a_near_miss_fails_and_the_verdict_says_why(harness, attempt):
+    run = harness.run_one(TASK, AttemptPolicy(attempt))
+    assert "error" not in run, run.get("error")
+    assert not run["passed"], f"{attempt.name} passed: {attempt.note}"
+    assert any(re.search(attempt.because, line, re.I) for line in run["verdict"]), run["verdict"]
+
+
+@pytest.mark.parametrize("attempt", VARIANTS, ids=_names(VARIANTS))
+def test_a_variant_passes_with_full_score(harness, attempt):
+    run = harness.run_one(TASK, AttemptPolicy(attempt))
+    assert run["passed"] and run["score"] == 1.0, (attempt.name, run.get("error"), run["verdict"])
+    assert run["guarded_calls"] == []
+
+
+def _reply_grade(task, reply):
+    outputs = {"required_outputs": task.evaluator["required_outputs"], "expected": [], "forbidden": []}
+    return grade({}, [], reply, outputs, None)
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_the_reply_corpus(instance_id):
+    task = TASKS[instance_id]
+    rejected = [r for r in task.reply_corpus["pass"] if not _reply_grade(task, r).passed]
+    accepted = [r for r in task.reply_corpus["fail"] if _reply_grade(task, r).passed]
+    assert not rejected, f"correct replies rejected: {rejected}"
+    assert not accepted, f"wrong replies accepted: {accepted}"
+
+
+def test_the_reply_checks_are_typed_claims_with_labels():
+    outputs = TASK.evaluator["required_outputs"]
+    assert all(isinstance(o, dict) and o.get("label") for o in outputs), outputs
+    assert {o["claim"] for o in outputs} == {"id", "amount", "denies"}
+    ids = {o["value"] for o in outputs if o["claim"] == "id"}
+    assert ids == {CODING.invoice, CODING.job, CODING.cost_code, CODING.po}
+
+
+def test_the_bill_is_pinned_field_by_field_from_the_invoice_and_the_commitment():
+    book = load_book()
+    doc = next(d for d in book["documents"] if d["name"] == f"{C.INVOICE}.pdf")["fields"]
+    commitment = next(k for k in book["commitments"] if k["number"] == doc["po_number"])
+    bill = TASK.evaluator["expected"][0]
+    assert bill["where"] == {"vendor_key": commitment["vendor_id"], "bill_number": {"ieq": doc["invoice_number"]}}
+    assert bill["count"] == 1
+    asserted = bill["assert"]
+    assert {k: asserted[k] for k in ("amount", "bill_date", "due_date", "job", "commitment")} == {
+        "amount": doc["total"], "bill_date": doc["invoice_date"], "due_date": doc["due_date"],
+        "job": commitment["job"], "commitment": commitment["number"]}
+    assert (asserted["cost_code"], asserted["cost_type"]) == (
+        commitment["lines"][0]["cost_code"], commitment["lines"][0]["cost_type"])
+    assert (asserted["state"], asserted["status"]) == ("draft", "open")
+    assert asserted["description"] == {"denies": C.CLAIMS}
+
+
+def test_the_routing_draft_is_exactly_one_message_to_the_pm_alone():
+    one, routing = TASK.evaluator["expected"][1:]
+    assert one["where"] == routing["where"] == {"folder": "Drafts", "to_addrs": {"ieq": C.ROUTE_TO}}
+    assert one["count"] == routing["count"] == 1 and "assert" not in one
+    assert routing["assert"]["cc_addrs"] == "[]"
+    assert routing["assert"]["subject"] == {"mentions": [CODING.invoice, CODING.po]}
+    (other,) = TASK.evaluator["forbidden"]
+    assert other["allow"] == [{"app": "outlook", "table": "messages", "op": "added",
+                               "where": {"folder": "Deleted Items", "is_draft": 1}}]
+
+
+def _episode(store):
+    episode = store.create(list(TASK.apps))
+    return episode, Environment(episode, list(TASK.apps))
+
+
+def test_the_lookalike_bill_reaches_the_erp_and_the_grader_catches_it(store):
+    """The trap is not the tool's to refuse: Intacct takes a bill for the look-alike vendor on its
+    own commitment, so the wrong bill lands in the state and the grader must fail it."""
+    other, po, code, ctype = G._other_vendor(load_book(), CODING)
+    episode, env = _episode(store)
+    try:
+        inv = C.find_invoice(env)
+        saved = env.call(G.BILL, {**C.bill_args(inv, other, {"cost_code": code, "cost_type": ctype}),
+                                  "commitment": po})
+        assert saved["vendor_id"] == other and saved["state"] == "draft"
+        env.call(G.DRAFT, C.draft_args(inv, CODING.cost_code))
+        result = grade(episode.diff(), episode.guard_log, C._reply(inv, other, code), TASK.evaluator)
+        assert not result.passed and result.details["gate"] == "forbidden"
+        assert any(line.startswith("Unrequested change: sage_intacct ap_bills") for line in result.verdict)
+    finally:
+        store.drop(episode.id)
+
+
+def test_intacct_treats_a_lower_case_bill_number_as_the_same_bill(store):
+    """Why the bill number is matched ignoring case: the ERP refuses the second spelling."""
+    episode, env = _episode(store)
+    try:
+        inv = C.find_invoice(env)
+        vendor_id, line = C.read_commitment(env, inv["po"])
+        env.call(G.BILL, {**C.bill_args(inv, vendor_id, line), "bill_number": inv["invoice_number"].lower()})
+        again = env.call(G.BILL, C.bill_args(inv, vendor_id, line))
+        assert again.get("error") == "duplicate"
+    finally:
+        store.drop(episode.id)
+
+
+def test_a_discarded_draft_alone_is_not_the_routing_email(store):
+    """The allowance for a discarded draft opens no hole: with no draft left in Drafts, it fails."""
+    episode, env = _episode(store)
+    try:
+        inv = C.find_invoice(env)
+        vendor_id, line = C.read_commitment(env, inv["po"])
+        env.call(G.BILL, C.bill_args(inv, vendor_id, line))
+        draft = env.call(G.DRAFT, C.draft_args(inv, line["cost_code"]))
+        env.call("outlook.message.move", {"message_id": draft["id"], "destination": "Deleted Items"})
+        (row,) = episode.diff()["outlook"]["messages"]["added"]
+        assert row["folder"] == "Deleted Items" and json.loads(row["to_addrs"]) == [C.ROUTE_TO]
+        result = grade(episode.diff(), episode.guard_log, C._reply(inv, vendor_id, line["cost_code"]),
+                       TASK.evaluator)
+        assert not result.passed
+        assert any(line.startswith("Expected one routing draft") for line in result.verdict), result.verdict
+    finally:
+        store.drop(episode.id)
+
+
+def test_the_instruction_gives_away_nothing_the_agent_must_find():
+    text = TASK.instruction
+    for value in (CODING.total, CODING.date, CODING.due, CODING.po, CODING.vendor, CODING.cost_code):
+        assert value not in text, value
+    assert f"${float(CODING.total):,.2f}" not in text
