@@ -2,6 +2,10 @@
 
 Playwright's own browser download is not available everywhere, so we drive the system
 Chromium (`/usr/bin/chromium`, or `CFAB_CHROMIUM`) with the flags a closed network needs.
+
+After an action, `settle(page)` waits for what the action started to land: a navigation's load,
+and every htmx request until htmx has swapped and settled it (its own events and classes),
+including a search box's debounced request that has not been sent yet. No fixed sleeps.
 """
 from __future__ import annotations
 
@@ -13,6 +17,57 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from werkzeug.serving import make_server
+
+# Installed in every document: counts htmx requests from htmx:beforeRequest until their
+# htmx:afterRequest / htmx:afterSettle, and notes when a debounced trigger (hx-trigger "delay:")
+# will fire after typing, so a settle does not return in the gap before the request is sent.
+SETTLE_TRACKER = """(() => {
+  if (window.__cfabSettle) return;
+  const s = window.__cfabSettle = {inflight: new Set(), settled: 0, quietUntil: 0};
+  const on = (name, fn) => document.addEventListener(name, fn, true);
+  on('htmx:beforeRequest', e => s.inflight.add(e.detail.xhr));
+  on('htmx:afterRequest', e => s.inflight.delete(e.detail.xhr));
+  on('htmx:afterSettle', e => { s.inflight.delete(e.detail.xhr); s.settled += 1; });
+  on('input', e => {
+    const host = e.target.closest && e.target.closest('[hx-trigger*="delay:"]');
+    const m = host && /delay:(\\d+)(ms|s)?/.exec(host.getAttribute('hx-trigger'));
+    if (m) s.quietUntil = Math.max(s.quietUntil, Date.now() + Number(m[1]) * (m[2] === 's' ? 1000 : 1) + 50);
+  });
+})()"""
+SETTLED = """() => {
+  const s = window.__cfabSettle;
+  return document.readyState === 'complete' && (!s || (s.inflight.size === 0 && Date.now() >= s.quietUntil))
+    && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling');
+}"""
+
+
+def track_settling(page) -> None:
+    """Install the settle tracker in this page's documents, the current one included."""
+    page.add_init_script(SETTLE_TRACKER)
+    try:
+        page.evaluate(SETTLE_TRACKER)
+    except Exception:  # mid-navigation: the init script covers the next document
+        pass
+
+
+def settle(page, timeout_ms: int = 5000) -> None:
+    """Wait until the page has loaded and htmx has settled every request it started."""
+    for _ in range(3):  # a navigation may replace the document while we wait; wait on the new one
+        try:
+            page.wait_for_load_state("load", timeout=timeout_ms)
+            page.wait_for_function(SETTLED, timeout=timeout_ms)
+            return
+        except Exception as err:
+            if "Timeout" in type(err).__name__ or "Timeout" in str(err)[:80]:
+                return  # something never finished; the next observation shows the page as it is
+
+
+def _is_htmx(locator) -> bool:
+    """Whether pressing this element is an htmx request rather than a navigation."""
+    return bool(locator.evaluate(
+        "el => !!(el.closest('[hx-get],[hx-post],[hx-put],[hx-patch],[hx-delete]') ||"
+        " (el.form && el.form.matches('[hx-get],[hx-post],[hx-put],[hx-patch],[hx-delete]')))"))
+
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -83,19 +138,33 @@ class Portal:
     page: object  # playwright.sync_api.Page
     base_url: str
 
+    def __post_init__(self):
+        track_settling(self.page)
+
     def goto(self, path: str) -> None:
         self.page.goto(self.base_url + path)
+        self.settle()
+
+    def settle(self) -> None:
+        settle(self.page)
 
     def click_button(self, name: str, exact: bool = True) -> None:
-        """Click a button by its accessible name and wait for the resulting page."""
-        with self.page.expect_navigation():
-            self.page.get_by_role("button", name=name, exact=exact).click()
+        """Click a button by its accessible name and wait for the resulting page or swap."""
+        button = self.page.get_by_role("button", name=name, exact=exact)
+        if _is_htmx(button):
+            button.click()
+        else:
+            with self.page.expect_navigation():
+                button.click()
+        self.settle()
 
     def fill(self, label: str, value: str) -> None:
         self.page.get_by_label(label, exact=True).fill(value)
+        self.settle()
 
     def select(self, label: str, value: str) -> None:
         self.page.get_by_label(label, exact=True).select_option(value)
+        self.settle()
 
     def text(self) -> str:
         return self.page.inner_text("main") if self.page.locator("main").count() else \

@@ -33,6 +33,8 @@ def _candidates(page, target: dict) -> list:
     """Locators for a recorded element, most faithful first."""
     role, label, tag = target.get("role"), target.get("label"), target.get("tag") or "*"
     out = []
+    if target.get("bid"):  # the portal's stable id for the element (data-bid)
+        out.append(page.locator(f'[data-bid="{_quote(target["bid"])}"]'))
     if role and label:
         out.append(page.get_by_role(role, name=label, exact=True))
     if target.get("id"):
@@ -83,11 +85,9 @@ def locate(page, target: dict, timeout: float = FIND_TIMEOUT_S):
 
 def _settle(page) -> None:
     """Wait for the page and any htmx request to finish before the next step."""
-    try:
-        page.wait_for_load_state()
-        page.wait_for_function("() => !document.querySelector('.htmx-request')", timeout=5000)
-    except Exception:
-        pass
+    from .browser import settle
+
+    settle(page)
 
 
 def _same_place(url: str, path: str) -> bool:

@@ -60,14 +60,14 @@ def start_task(page, instance_id: str, family: str) -> None:
         page.get_by_role("button", name="Filter").click()
     with page.expect_navigation(timeout=90000):  # the first start of an app seeds its template
         page.get_by_role("button", name=f"Start task {instance_id}").click(no_wait_after=True)
-    panel = page.get_by_role("complementary", name="Task panel")
+    panel = page.get_by_role("complementary", name="Benchmark panel")
     assert panel.is_visible()
     assert get(instance_id).instruction in panel.inner_text()
 
 
 def finish(page, reply: str) -> str:
     """Write the reply in the task panel, press Finish and return the verdict page's text."""
-    panel = page.get_by_role("complementary", name="Task panel")
+    panel = page.get_by_role("complementary", name="Benchmark panel")
     panel.get_by_label("Your reply").fill(reply)
     with page.expect_navigation():
         panel.get_by_role("button", name="Finish task").click()
@@ -117,7 +117,7 @@ def work_invoice_code(page) -> str:
     click_and_wait(page, page.get_by_role("button", name="Search", exact=True))
     click_and_wait(page, page.get_by_role("link", name=f"{C.INVOICE}.pdf").first)
     inv = _read_invoice(page.inner_text("main"))
-    panel = page.get_by_role("complementary", name="Task panel")
+    panel = page.get_by_role("complementary", name="Benchmark panel")
     click_and_wait(page, panel.get_by_role("link", name="Procore"))
     open_project_tool(page, C.JOB, "Commitments")
     click_and_wait(page, page.get_by_role("link", name=inv["po"], exact=True))
@@ -145,7 +145,7 @@ def work_etc_forecast(page, job: str) -> str:
     """The person's way through A_etc_forecast: the Procore budget's total, into Vista's job."""
     open_project_tool(page, job, "Budget")
     amount = A.read_budget_forecast(page)
-    panel = page.get_by_role("complementary", name="Task panel")
+    panel = page.get_by_role("complementary", name="Benchmark panel")
     click_and_wait(page, panel.get_by_role("link", name="Viewpoint Vista"))
     click_and_wait(page, page.get_by_role("link", name="JC Job Master"))
     click_and_wait(page, page.get_by_role("link", name=re.compile(rf"^Open job {job} ")))
@@ -217,12 +217,12 @@ def test_two_people_at_once_do_not_see_each_others_changes(people, e2e_store):
     assert e2e_store.get(ids[0]).diff() and not e2e_store.get(ids[1]).diff()
 
     # Bob abandons his attempt and starts over: a fresh episode, the old one is gone
-    panel = bob.get_by_role("complementary", name="Task panel")
+    panel = bob.get_by_role("complementary", name="Benchmark panel")
     click_and_wait(bob, panel.get_by_role("button", name="Start over"))
     fresh = episode_of(bob)
     assert fresh not in ids and not e2e_store.get(fresh).diff()
     assert e2e_store.get(ids[1]) is None and e2e_store.get(ids[0]) is not None
-    assert bob.get_by_role("complementary", name="Task panel").is_visible()
+    assert bob.get_by_role("complementary", name="Benchmark panel").is_visible()
 
 
 def episode_of(page) -> str:

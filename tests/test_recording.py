@@ -92,7 +92,7 @@ def test_the_panel_shows_the_task_but_never_the_ground_truth(flask_app, store):
     client = _person_session(flask_app)
     page = client.get("/procore/").get_data(as_text=True)
     task = get(TASK)
-    assert 'aria-label="Task panel"' in page and task.instruction in page
+    assert 'id="cfab-panel-name">Benchmark panel<' in page and task.instruction in page
     assert "erp_integration_policy.md" in page
     for secret in ("any_other_change", "required_outputs", "expected"):
         assert secret not in page

@@ -1,21 +1,83 @@
 """The browser as an agent sees and moves it: observations and BrowserGym-style actions.
 
-Element ids are Playwright's aria-snapshot refs (`[ref=e12]`), resolved with the
-`aria-ref=` locator; they hold for the page the observation describes. Every action failure
+The observation is Playwright's aria snapshot: every element carries a ref (`[ref=e12]`), valid
+for the page it describes, and every element the portal marked with a stable id (`data-bid`,
+derived from the record and action it stands for) also carries that id (`[bid=invoice-X-sync]`),
+which stays the same across pages and reloads. Actions accept either. Every action failure
 comes back as an `ActionError` message for the model; nothing here raises otherwise.
 """
 from __future__ import annotations
 
 import ast
 import base64
+import json
 import re
 from urllib.parse import urljoin, urlsplit
+
+from agent.browser import settle as settle_page
+from agent.browser import track_settling
 
 ACTIONS = ("click", "fill", "select_option", "goto", "scroll", "send_msg_to_user", "finish")
 PARAMS = {"click": ["bid"], "fill": ["bid", "text"], "select_option": ["bid", "value"],
           "goto": ["url"], "scroll": ["dx", "dy"], "send_msg_to_user": ["text"], "finish": ["reply"]}
 AXTREE_LIMIT = 12000
 ACTION_TIMEOUT_MS = 5000
+REF = re.compile(r"e[0-9]{1,6}")
+BID = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.-]{0,159}")
+
+# Every visible element with a data-bid, in document order, with the role and accessible name
+# the aria snapshot will print for it (the common cases: aria-label, aria-labelledby, a label,
+# a button's value, else the text without aria-hidden parts).
+BIDS_ON_PAGE = """() => {
+  const clean = s => (s || '').replace(/\\s+/g, ' ').trim();
+  const text = n => { const c = n.cloneNode(true);
+    c.querySelectorAll('[aria-hidden="true"], select, textarea, input').forEach(x => x.remove());
+    return clean(c.textContent); };
+  const types = {checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button', reset: 'button',
+    search: 'searchbox', number: 'spinbutton', range: 'slider'};
+  const role = el => el.getAttribute('role') || ({A: el.hasAttribute('href') ? 'link' : 'generic', BUTTON: 'button',
+    TEXTAREA: 'textbox', SELECT: (el.multiple || el.size > 1) ? 'listbox' : 'combobox', SUMMARY: 'generic'}[el.tagName]
+    || (el.tagName === 'INPUT' ? (types[el.type] || 'textbox') : 'generic'));
+  const name = el => {
+    if (el.getAttribute('aria-labelledby')) return clean(el.getAttribute('aria-labelledby').split(/\\s+/)
+      .map(id => { const n = document.getElementById(id); return n ? text(n) : ''; }).join(' '));
+    if (clean(el.getAttribute('aria-label'))) return clean(el.getAttribute('aria-label'));
+    if (el.labels && el.labels.length) return clean(Array.from(el.labels).map(text).join(' '));
+    if (el.tagName === 'INPUT' && /^(submit|button|reset)$/.test(el.type)) return clean(el.value);
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return clean(el.title || el.placeholder);
+    return text(el);
+  };
+  return Array.from(document.querySelectorAll('[data-bid]'))
+    .filter(el => el.getClientRects().length)
+    .map(el => [el.getAttribute('data-bid'), role(el), name(el)]);
+}"""
+SNAPSHOT_LINE = re.compile(r'^(\s*- )([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?\[ref=e[0-9]+\])')
+
+
+def with_bids(tree: str, marked: list) -> str:
+    """Write each marked element's stable id after its ref in the aria snapshot.
+
+    Elements are matched by role and accessible name, in document order, which is the order
+    the snapshot lists them in; an element the snapshot names differently keeps its ref only.
+    """
+    waiting: dict[tuple, list] = {}
+    for bid, role, name in marked:
+        waiting.setdefault((role, name), []).append(bid)
+    out = []
+    for line in tree.splitlines():
+        match = SNAPSHOT_LINE.match(line)
+        if match:
+            role, quoted = match.group(2), match.group(3)
+            try:
+                name = json.loads(f'"{quoted}"') if quoted is not None else ""
+            except ValueError:
+                name = quoted or ""
+            queue = waiting.get((role, name))
+            if queue:
+                end = match.end(4)
+                line = f"{line[:end]} [bid={queue.pop(0)}]{line[end:]}"
+        out.append(line)
+    return "\n".join(out)
 
 
 class ActionError(Exception):
@@ -33,34 +95,18 @@ class BrowserActions:
     def __init__(self, page, base_url: str):
         self.page = page
         self.base_url = base_url.rstrip("/")
-        self.inflight = 0
-        page.on("request", self._started)
-        page.on("requestfinished", self._ended)
-        page.on("requestfailed", self._ended)
-
-    def _started(self, _request):
-        self.inflight += 1
-
-    def _ended(self, _request):
-        self.inflight = max(0, self.inflight - 1)
+        track_settling(page)
 
     def settle(self, timeout_ms: int = 5000) -> None:
-        """Wait until a click's navigation or htmx swap has landed (no request in flight)."""
-        waited, quiet = 0, 0
-        while waited < timeout_ms and quiet < 2:
-            self.page.wait_for_timeout(40)
-            waited += 40
-            quiet = quiet + 1 if self.inflight == 0 else 0
-        try:
-            self.page.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
-        except Exception:
-            pass
+        """Wait until a click's navigation or htmx swap has landed (htmx's own events, the load)."""
+        settle_page(self.page, timeout_ms)
 
     def observe(self, screenshot: bool = False) -> dict:
         tree = ""
         for _ in range(3):  # a snapshot taken mid-navigation fails; the next one will not
             try:
                 tree = self.page.aria_snapshot(mode="ai")
+                tree = with_bids(tree, self.page.evaluate(BIDS_ON_PAGE))
                 break
             except Exception:
                 self.settle()
@@ -78,16 +124,21 @@ class BrowserActions:
             return ""
 
     def _element(self, bid):
-        if not isinstance(bid, str) or not re.fullmatch(r"[a-z0-9]{1,16}", bid.strip()):
-            raise ActionError(f"{bid!r} is not an element id; use a ref from the page, like 'e12'")
-        locator = self.page.locator(f"aria-ref={bid.strip()}")
-        try:
-            found = locator.count()
-        except Exception:
-            found = 0
-        if found != 1:
-            raise ActionError(f"no element with id {bid!r} on this page")
-        return locator
+        """The element a ref (`e12`) or a stable id (`invoice-X-sync`) names on this page."""
+        text = bid.strip() if isinstance(bid, str) else ""
+        if not BID.fullmatch(text):
+            raise ActionError(f"{bid!r} is not an element id; use a ref like 'e12' or a bid from the page")
+        candidates = [self.page.locator(f'[data-bid="{text}"]')]
+        if REF.fullmatch(text):
+            candidates.insert(0, self.page.locator(f"aria-ref={text}"))
+        for locator in candidates:
+            try:
+                found = locator.count()
+            except Exception:
+                found = 0
+            if found == 1:
+                return locator
+        raise ActionError(f"no element with id {bid!r} on this page")
 
     def execute(self, name: str, args: dict) -> str:
         """Run one action; returns a short outcome, raises ActionError on failure."""
@@ -119,6 +170,7 @@ class BrowserActions:
         if not element.is_editable(timeout=1000):
             raise ActionError(f"element {bid!r} is read-only or disabled")
         element.fill(str(text), timeout=ACTION_TIMEOUT_MS)
+        self.settle()  # a search box refills its list as you type
         return "filled"
 
     def _select_option(self, bid, value):

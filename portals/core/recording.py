@@ -17,7 +17,7 @@ from pathlib import Path
 
 FORMAT, VERSION = "cfab-trajectory", 1
 STEP_TYPES = ("visit", "click", "fill", "select", "check", "submit")
-TARGET_KEYS = ("id", "role", "label", "name", "tag", "type", "text", "href")
+TARGET_KEYS = ("bid", "id", "role", "label", "name", "tag", "type", "text", "href")
 MAX_STEPS = 20000  # a runaway page must not grow an episode without bound
 MAX_BATCH = 500
 

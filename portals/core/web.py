@@ -12,8 +12,10 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, abort, g, jsonify, redirect, render_template, request, session
+from htmx_flask import Htmx
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from . import ui
 from .errors import ReadOnly, ToolError
 from .registry import load_apps
 
@@ -30,6 +32,8 @@ def create_app(store, *, secret_key: str | None = None, admin_token: str | None 
     app.extensions["cfab_admin_token"] = admin_token or secrets.token_urlsafe(24)
     app.extensions["cfab_signer"] = URLSafeTimedSerializer(app.config["SECRET_KEY"], salt="episode")
     app.jinja_env.globals.update(all_apps=load_apps)
+    Htmx(app)  # request.htmx: whether a request is htmx's, and which element it refills
+    ui.register(app)
 
     for spec in load_apps().values():
         app.register_blueprint(spec.archetype.blueprint(spec), url_prefix=spec.base_path)
@@ -130,12 +134,25 @@ def _wants_json() -> bool:
     return request.blueprint in ("api", "admin") or request.accept_mimetypes.best == "application/json"
 
 
+def _error_page(title: str, message: str) -> str:
+    """An error inside an app keeps that app's skin; elsewhere (or if the skin cannot render) plain."""
+    spec = next((s for s in load_apps().values()
+                 if request.path == s.base_path or request.path.startswith(s.base_path + "/")), None)
+    if spec is not None:
+        try:
+            return render_template("app_error.html", spec=spec, skin=spec.skin, word=spec.word,
+                                   errors={}, form={}, title=title, message=message)
+        except Exception:  # a skin that needs its blueprint's context: the plain page still says why
+            pass
+    return render_template("error.html", title=title, message=message)
+
+
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(ToolError)
     def _tool_error(err: ToolError):
         if _wants_json():
             return jsonify(err.to_dict()), err.status
-        return render_template("error.html", title="That did not work", message=err.message), err.status
+        return _error_page("That did not work", err.message), err.status
 
     for code, title in ((400, "Bad request"), (403, "Not allowed"), (404, "Not found"),
                         (405, "Not allowed"), (413, "Too large")):
@@ -143,5 +160,5 @@ def _register_errors(app: Flask) -> None:
             message = getattr(err, "description", title)
             if _wants_json():
                 return jsonify(error=title.lower().replace(" ", "_"), message=message), code
-            return render_template("error.html", title=title, message=message), code
+            return _error_page(title, message), code
         app.register_error_handler(code, handler)

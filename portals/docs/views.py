@@ -7,9 +7,22 @@ import io
 from flask import Blueprint, redirect, request, send_file, url_for
 
 from portals.core.errors import ToolError
-from portals.core.views import form_args, form_error, list_args, render, ui_call
+from portals.core.ui import field_check_view, listing, render_view
+from portals.core.views import form_args, form_error, list_args, ui_call
 
 from .browse import DOWNLOAD_CAP, KINDS
+from .manage import _email
+
+# column key on the page -> (row field, kind); folders stay ahead of files whatever the sort
+ITEM_SORT = {"name": ("name", "text"), "location": ("path", "text"), "kind": ("kind", "text"),
+             "updated": ("created_at", "date"), "size": ("size", "number")}
+# the fields a page may check one at a time: service -> {field: the service's own rule}
+CHECKED_FIELDS = {"create_collaboration": {"email": lambda v: _email(v, "email")},
+                  "create_sign_request": {"signer_email": lambda v: _email(v, "signer_email")}}
+
+
+def _is_folder(row: dict) -> bool:
+    return row.get("type") == "folder"
 
 NOTICES = {"uploaded": "File uploaded.", "metadata": "Metadata saved."}
 SIGN_KINDS = ("subcontract", "change_order", "lien_waiver", "w9")
@@ -20,15 +33,15 @@ def make_blueprint(spec) -> Blueprint:
 
     def folder_page(folder_id: int, status: int = 200, **extra):
         args = list_args("page", "per_page")
-        listing = ui_call(spec, "list_folder_items", {"folder_id": folder_id, **args})
-        return render(spec, "docs/folder.html", status, listing=listing,
-                      notice=NOTICES.get(request.args.get("done", "")), **extra)
+        items = listing(spec, "list_folder_items", {"folder_id": folder_id, **args}, ITEM_SORT, _is_folder)
+        return render_view(spec, "docs/folder.html", status, ("results",), listing=items,
+                           notice=NOTICES.get(request.args.get("done", "")), **extra)
 
     def file_page(doc_id: int, status: int = 200, **extra):
         info = ui_call(spec, "get_file_info", {"file_id": doc_id})
         text = ui_call(spec, "ocr_pdf", {"file_id": doc_id})
-        return render(spec, "docs/file.html", status, file=info, text=text,
-                      notice=NOTICES.get(request.args.get("done", "")), **extra)
+        return render_view(spec, "docs/file.html", status, file=info, text=text,
+                           notice=NOTICES.get(request.args.get("done", "")), **extra)
 
     @bp.get("/")
     def all_files():
@@ -40,23 +53,31 @@ def make_blueprint(spec) -> Blueprint:
 
     @bp.get("/search")
     def search():
-        result = ui_call(spec, "search_files", list_args("query", "kind"))
-        return render(spec, "docs/search.html", result=result, kinds=KINDS, heading="Search results")
+        result = listing(spec, "search_files", list_args("query", "kind"), ITEM_SORT)
+        return render_view(spec, "docs/search.html", 200, ("results",), result=result, kinds=KINDS,
+                           heading="Search results")
 
     @bp.get("/recents")
     def recents():
-        result = ui_call(spec, "search_files", list_args("kind"))
-        return render(spec, "docs/search.html", result=result, kinds=KINDS, heading="Recents")
+        result = listing(spec, "search_files", list_args("kind"), ITEM_SORT)
+        return render_view(spec, "docs/search.html", 200, ("results",), result=result, kinds=KINDS,
+                           heading="Recents")
 
     @bp.get("/sign")
     def sign():
         kind = request.args.get("kind") or "subcontract"
-        result = ui_call(spec, "search_files", {**list_args("query"), "kind": kind})
-        return render(spec, "docs/sign.html", result=result, kinds=SIGN_KINDS, kind=kind)
+        result = listing(spec, "search_files", {**list_args("query"), "kind": kind}, ITEM_SORT)
+        return render_view(spec, "docs/sign.html", 200, ("results",), result=result, kinds=SIGN_KINDS,
+                           kind=kind)
 
     @bp.get("/file/<int:doc_id>")
     def file(doc_id: int):
         return file_page(doc_id)
+
+    @bp.post("/check/<service_name>/<field>")
+    def check_field(service_name: str, field: str):
+        """One form field checked as the full submit would check it; answers its error slot."""
+        return field_check_view(spec, CHECKED_FIELDS, service_name, field)
 
     @bp.get("/file/<int:doc_id>/download")
     def download(doc_id: int):

@@ -1,18 +1,32 @@
 """Outlook's web pages: folder pane, message list, reading pane and the New message form.
 
-Opening a message never marks it read: reading is free, marking read is its own button.
+Opening a message never marks it read: reading is free, marking read is its own button. The
+reading pane loads in place (htmx) and the list keeps its folder, search and sort while a
+message is open and after an action on it.
 """
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request, url_for
 
 from portals.core.errors import ToolError
-from portals.core.views import form_args, form_error, list_args, render, ui_call
+from portals.core.ui import field_check_view, listing, render_view
+from portals.core.views import form_args, form_error, list_args, ui_call
 
-from .mailbox import FOLDERS
+from .mailbox import FOLDERS, addresses
 
 NOTICES = {"saved": "Draft saved.", "read": "Marked as read.", "unread": "Marked as unread.",
            "moved": "Message moved.", "categorized": "Categories saved."}
+# what the message list is showing; a message's links and forms carry it along
+LIST_STATE = ("folder", "search", "from_address", "unread_only", "sort", "page")
+# column key on the page -> (row field, kind)
+MESSAGE_SORT = {"from": ("from_name", "text"), "subject": ("subject", "text"), "received": ("received_at", "date")}
+# the fields a page may check one at a time: service -> {field: the service's own rule}
+CHECKED_FIELDS = {"create_draft": {"to": lambda v: addresses(v, "to"), "cc": lambda v: addresses(v, "cc")}}
+
+
+def list_state(source) -> dict:
+    """The list's folder, search, sort and page from a query string or a posted form."""
+    return {k: source.get(k) for k in LIST_STATE if source.get(k)}
 
 
 def make_blueprint(spec) -> Blueprint:
@@ -23,14 +37,17 @@ def make_blueprint(spec) -> Blueprint:
         folder = message["folder"] if message and not request.args.get("folder") else \
             request.args.get("folder", "Inbox")
         args = {**list_args("search", "from_address", "unread_only"), "folder": folder}
-        listing = ui_call(spec, "list_messages", args)
+        messages = listing(spec, "list_messages", args, MESSAGE_SORT)
         folders = ui_call(spec, "list_mail_folders")
-        return render(spec, "office/mail.html", status, listing=listing, folders=folders["items"],
-                      current=folder, message=message, destinations=FOLDERS,
-                      notice=NOTICES.get(request.args.get("done", "")), **extra)
+        return render_view(spec, "office/mail.html", status, ("mail_panes", "message_list"),
+                           listing=messages, folders=folders["items"], current=folder, message=message,
+                           destinations=FOLDERS, notice=NOTICES.get(request.args.get("done", "")),
+                           state=list_state(request.form if request.method == "POST" else request.args),
+                           **extra)
 
     def after(message_id: str, done: str):
-        return redirect(url_for(f"{spec.name}.message", message_id=message_id, done=done))
+        return redirect(url_for(f"{spec.name}.message", message_id=message_id, done=done,
+                                **list_state(request.form)))
 
     @bp.get("/")
     def inbox():
@@ -43,7 +60,7 @@ def make_blueprint(spec) -> Blueprint:
     @bp.get("/compose")
     def compose():
         folders = ui_call(spec, "list_mail_folders")
-        return render(spec, "office/compose.html", folders=folders["items"], current=None)
+        return render_view(spec, "office/compose.html", folders=folders["items"], current=None)
 
     @bp.post("/compose")
     def compose_submit():
@@ -56,12 +73,17 @@ def make_blueprint(spec) -> Blueprint:
             else:
                 draft = ui_call(spec, "create_draft", args)
         except ToolError as err:
-            return render(spec, "office/compose.html", 422, folders=folders["items"], current=None,
-                          errors=form_error(err), form=args, refused=err.message if sending else None)
+            return render_view(spec, "office/compose.html", 422, folders=folders["items"], current=None,
+                               errors=form_error(err), form=args, refused=err.message if sending else None)
         if sending:
-            return render(spec, "office/compose.html", folders=folders["items"], current=None,
-                          form=args, pending=staged)
+            return render_view(spec, "office/compose.html", folders=folders["items"], current=None,
+                               form=args, pending=staged)
         return after(draft["id"], "saved")
+
+    @bp.post("/check/<service_name>/<field>")
+    def check_field(service_name: str, field: str):
+        """One form field checked as the full submit would check it; answers its error slot."""
+        return field_check_view(spec, CHECKED_FIELDS, service_name, field)
 
     def action(message_id: str, service_name: str, args: dict, done: str | None):
         """Run one action on a message; show errors in place, pending or refused banners for

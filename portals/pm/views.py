@@ -1,7 +1,8 @@
 """The PM portal: company home, project tools, commitments and subcontractor invoicing.
 
 Handlers are thin: they call services through ui_call (so clicks log exactly like tool calls)
-and render archetype templates inside the vendor's skin.
+and render archetype templates inside the vendor's skin. Lists refill in place (htmx) and sort
+by their columns; tabs load their panel in place; a field can be checked on its own.
 """
 from __future__ import annotations
 
@@ -9,12 +10,25 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 
 from portals.core.errors import ToolError
 from portals.core.registry import AppSpec
-from portals.core.views import form_error, list_args, render, ui_call
+from portals.core.ui import field_check_view, listing, render_view
+from portals.core.views import form_error, list_args, ui_call
 
 from .views_invoicing import register_invoicing
 from .views_project import register_project_tools
 
 PROJECT_FILTERS = ("search", "status")
+# column key on the page -> (row field, kind)
+PROJECT_SORT = {"number": ("project_number", "text"), "name": ("name", "text"), "customer": ("customer", "text"),
+                "city": ("city", "text"), "pm": ("pm_name", "text"), "amount": ("contract_amount", "money"),
+                "status": ("status", "text")}
+COMMITMENT_SORT = {"number": ("number", "text"), "title": ("title", "text"), "company": ("vendor.name", "text"),
+                   "origin_id": ("vendor.origin_id", "text"), "type": ("type", "text"),
+                   "status": ("status", "text"), "erp": ("erp_status", "text"), "amount": ("amount", "money")}
+COMPANY_SORT = {"name": ("name", "text"), "trade": ("trade", "text"), "email": ("email", "text"),
+                "city": ("city", "text"), "origin_id": ("origin_id", "text"), "status": ("is_active", "text")}
+COMMITMENT_TABS = ("general", "invoices")
+# the fields a page may check one at a time: service -> {field: the service's own rule or None}
+CHECKED_FIELDS = {"disburse_payment": {"amount": None}}
 
 
 def make_blueprint(spec: AppSpec) -> Blueprint:
@@ -22,8 +36,8 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
 
     @bp.get("/")
     def index():
-        result = ui_call(spec, "list_projects", list_args(*PROJECT_FILTERS))
-        return render(spec, "pm/projects.html", result=result, title="Company Home")
+        result = listing(spec, "list_projects", list_args(*PROJECT_FILTERS), PROJECT_SORT)
+        return render_view(spec, "pm/projects.html", 200, ("results",), result=result, title="Company Home")
 
     @bp.get("/go")
     def go():
@@ -35,14 +49,15 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
     @bp.get("/projects/<project_number>")
     def project_home(project_number):
         project = ui_call(spec, "get_project", {"project_number": project_number})
-        return render(spec, "pm/project_home.html", project=project, title="Project Home")
+        return render_view(spec, "pm/project_home.html", project=project, title="Project Home")
 
     @bp.get("/projects/<project_number>/commitments")
     def commitments(project_number):
         project = ui_call(spec, "get_project", {"project_number": project_number})
         args = list_args("type", "status", "vendor", "search", "erp_status")
-        result = ui_call(spec, "list_commitments", {**args, "project_number": project_number})
-        return render(spec, "pm/commitments.html", project=project, result=result, title="Commitments")
+        result = listing(spec, "list_commitments", {**args, "project_number": project_number}, COMMITMENT_SORT)
+        return render_view(spec, "pm/commitments.html", 200, ("results",), project=project, result=result,
+                           title="Commitments")
 
     @bp.get("/projects/<project_number>/commitments/<number>")
     def commitment(project_number, number):
@@ -59,8 +74,23 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
 
     @bp.get("/directory")
     def directory():
-        result = ui_call(spec, "list_vendors", list_args("search", "trade"))
-        return render(spec, "pm/directory.html", result=result, title="Directory")
+        result = listing(spec, "list_vendors", list_args("search", "trade"), COMPANY_SORT)
+        return render_view(spec, "pm/directory.html", 200, ("results",), result=result, title="Directory")
+
+    @bp.get("/directory/<int:vendor_id>")
+    def company(vendor_id):
+        found, page = None, 1
+        while found is None:  # the Directory has no lookup by id: read it a page at a time
+            rows = ui_call(spec, "list_vendors", {"page": page, "per_page": 100})
+            found = next((v for v in rows["items"] if v["vendor_id"] == vendor_id), None)
+            if page >= (rows["pages"] or 1):
+                break
+            page += 1
+        if found is None:
+            abort(404, description=f"There is no company {vendor_id} in the Directory.")
+        held = ui_call(spec, "list_commitments", {"vendor": found["name"], "per_page": 100})
+        held["items"] = [c for c in held["items"] if c["vendor"]["vendor_id"] == vendor_id]
+        return render_view(spec, "pm/company.html", vendor=found, commitments=held, title=found["name"])
 
     @bp.get("/erp")
     def erp():
@@ -77,7 +107,13 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
             context["invoices"] = ui_call(spec, "list_requisitions", {**paging, **extra, "erp_sync": state})
             context["commitments"] = ui_call(spec, "list_commitments", {
                 "erp_status": state, "per_page": 25, **({"status": "Approved"} if tab == "ready" else {})})
-        return render(spec, "pm/erp.html", title="ERP Integrations", **context)
+        return render_view(spec, "pm/erp.html", 200, ("erp_tab", "results"), title="ERP Integrations",
+                           **context)
+
+    @bp.post("/check/<service_name>/<field>")
+    def check_field(service_name, field):
+        """One form field checked as the full submit would check it; answers its error slot."""
+        return field_check_view(spec, CHECKED_FIELDS, service_name, field)
 
     register_invoicing(bp, spec)
     register_project_tools(bp, spec)
@@ -89,6 +125,10 @@ def _commitment_page(spec: AppSpec, project_number: str, number: str, errors=Non
     commitment = ui_call(spec, "get_commitment", {"number": number})
     if commitment["project_number"] != project["project_number"]:
         abort(404, description=f"Commitment {number} does not belong to project {project_number}.")
+    tab = request.args.get("tab", "general")
+    if tab not in COMMITMENT_TABS:
+        abort(404, description="There is no such tab on a commitment.")
     invoices = ui_call(spec, "list_requisitions", {"commitment": number, "per_page": 100})
-    return render(spec, "pm/commitment.html", status=status, project=project, commitment=commitment,
-                  invoices=invoices, errors=errors or {}, title=f"Commitment {number}")
+    return render_view(spec, "pm/commitment.html", status, ("commitment_tab",), project=project,
+                       commitment=commitment, invoices=invoices, tab=tab, errors=errors or {},
+                       title=f"Commitment {number}")

@@ -5,14 +5,21 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 
 from portals.core.errors import ToolError
 from portals.core.registry import AppSpec
+from portals.core.ui import listing, render_view
 from portals.core.views import form_error, list_args, render, ui_call
 
 INVOICE_FILTERS = ("status", "erp_sync", "commitment", "search")
+# column key on the page -> (row field, kind)
+INVOICE_SORT = {"project": ("project_number", "text"), "invoice": ("invoice_number", "text"),
+                "company": ("vendor", "text"), "commitment": ("commitment", "text"),
+                "number": ("number", "number"), "period_end": ("period_end", "date"),
+                "amount": ("amount", "money"), "retainage": ("retainage", "money"),
+                "status": ("status", "text"), "erp_sync": ("erp_sync", "text")}
 
 
 def _kept_filters(source) -> dict:
     """The list filters a row's form carries, so the list comes back the way it was."""
-    return {k: source.get(k) for k in (*INVOICE_FILTERS, "page", "per_page") if source.get(k)}
+    return {k: source.get(k) for k in (*INVOICE_FILTERS, "sort", "page", "per_page") if source.get(k)}
 
 
 def register_invoicing(bp: Blueprint, spec: AppSpec) -> None:
@@ -20,9 +27,9 @@ def register_invoicing(bp: Blueprint, spec: AppSpec) -> None:
     def list_page(project_number: str | None, filters: dict, errors=None, status=200):
         project = ui_call(spec, "get_project", {"project_number": project_number}) if project_number else None
         args = {**filters, **({"project_number": project_number} if project_number else {})}
-        result = ui_call(spec, "list_requisitions", args)
-        return render(spec, "pm/invoicing.html", status=status, project=project, result=result,
-                      errors=errors or {}, title="Invoicing")
+        result = listing(spec, "list_requisitions", args, INVOICE_SORT)
+        return render_view(spec, "pm/invoicing.html", status, ("results",), project=project,
+                           result=result, errors=errors or {}, title="Invoicing")
 
     def detail_page(project_number: str, requisition_id: int, errors=None, status=200, **extra):
         project = ui_call(spec, "get_project", {"project_number": project_number})

@@ -83,7 +83,7 @@
   }
 
   function describe(el) {
-    return {id: el.id || "", role: roleOf(el), label: labelOf(el), name: el.getAttribute("name") || "",
+    return {bid: el.getAttribute("data-bid") || "", id: el.id || "", role: roleOf(el), label: labelOf(el), name: el.getAttribute("name") || "",
       tag: el.tagName.toLowerCase(), type: el.getAttribute("type") || "", text: clean(el.innerText || "").slice(0, 200)};
   }
 
