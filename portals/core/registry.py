@@ -1,12 +1,14 @@
 """The registry: every app is an archetype (behaviour) plus a vendor manifest (data).
 
 Manifests live at `portals/<archetype>/vendors/<vendor>.toml` and name the app, its label,
-skin, vocabulary, and which service function backs each of the product's native tool names.
-Adding a vendor is a manifest and a skin, not new Python.
+skin, vocabulary, screens, which service function backs each of the product's native tool
+names, and the placeholders its tool docs are written with (`{vendor_id_format}`). Adding a
+vendor is a manifest and a skin, not new Python.
 """
 from __future__ import annotations
 
 import importlib
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -20,6 +22,7 @@ from .db import primary_keys
 from .tools import GUARDED, ToolSpec, build_tool
 
 PORTALS = Path(__file__).resolve().parent.parent
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ class AppSpec:
             func = getattr(self.archetype.services, service_name, None)
             if func is None:
                 raise LookupError(f"{self.name}: tool {tool_name} names missing service {service_name}")
-            out[tool_name] = build_tool(self.name, tool_name, func)
+            out[tool_name] = self._in_own_words(build_tool(self.name, tool_name, func))
         guarded = {n for n, s in out.items() if s.kind == GUARDED}
         if guarded != set(self.money_guarded_tools):
             raise ValueError(f"{self.name}: money_guarded_tools {sorted(self.money_guarded_tools)} "
@@ -78,7 +81,23 @@ class AppSpec:
         if name is not None:
             return self.tools[name]
         func = getattr(self.archetype.services, service_name)
-        return build_tool(self.name, service_name, func)
+        return self._in_own_words(build_tool(self.name, service_name, func))
+
+    @property
+    def placeholders(self) -> dict[str, str]:
+        """Text the manifest puts into shared docstrings: `{vendor_id_format}` becomes this
+        product's own id format, so one service documents itself in every vendor's words."""
+        return dict(self.manifest.get("placeholders", {}))
+
+    def fill(self, text: str) -> str:
+        values = self.placeholders
+        return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+    def _in_own_words(self, tool: ToolSpec) -> ToolSpec:
+        tool.description = self.fill(tool.description)
+        for param in tool.params:
+            param.description = self.fill(param.description)
+        return tool
 
     def word(self, key: str) -> str:
         """The product's word for a thing ("Bill" in Intacct, "AP Invoice" in Vista)."""

@@ -47,9 +47,9 @@ def query_bills(ctx, vendor_id: str | None = None, bill_number: str | None = Non
     """Search AP bills (invoices from vendors), newest first.
 
     Args:
-        vendor_id: Only this vendor's bills (Intacct vendor ID like V9999; Vista vendor number like 99999).
+        vendor_id: Only this vendor's bills ({vendor_id_format}).
         bill_number: The vendor's invoice number, or part of it.
-        project_id: Only bills coded to this project / job number, e.g. 9999.
+        project_id: Only bills coded to this {job_word} ({job_format}).
         state: "draft" for bills entered but not yet approved, "posted" for bills in the ledger.
         status: Payment status: open, on_hold or paid.
         search: Words to find in the vendor name, bill number or description.
@@ -68,8 +68,8 @@ def list_unapproved_bills(ctx, vendor_id: str | None = None, project_id: str | N
     """List the unapproved invoice queue: invoices entered and waiting for a reviewer's approval.
 
     Args:
-        vendor_id: Only this vendor's invoices (vendor number like 99999).
-        project_id: Only invoices coded to this job, e.g. 9999.
+        vendor_id: Only this vendor's invoices ({vendor_id_format}).
+        project_id: Only invoices coded to this {job_word} ({job_format}).
         search: Words to find in the vendor name, invoice number or description.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
@@ -86,9 +86,9 @@ def list_posted_bills(ctx, vendor_id: str | None = None, bill_number: str | None
     """List posted AP transactions (the AP history), newest first, with their pay status.
 
     Args:
-        vendor_id: Only this vendor's transactions (vendor number like 99999).
+        vendor_id: Only this vendor's transactions ({vendor_id_format}).
         bill_number: The vendor's invoice number (APRef), or part of it.
-        project_id: Only transactions coded to this job, e.g. 9999.
+        project_id: Only transactions coded to this {job_word} ({job_format}).
         status: Pay status: open, on_hold or paid.
         search: Words to find in the vendor name, invoice number or description.
         page: Page number, from 1.
@@ -130,11 +130,11 @@ def create_bill(ctx, vendor_id: str, bill_number: Annotated[str, MaxLen(40)], bi
     A bill number may be used only once per vendor.
 
     Args:
-        vendor_id: The vendor in this product's own id (Intacct vendor ID like V9999; Vista vendor number like 99999).
+        vendor_id: The vendor in this product's own id ({vendor_id_format}).
         bill_number: The vendor's invoice number, e.g. ACME-0001.
         bill_date: The invoice date, YYYY-MM-DD.
-        project_id: The project (Vista: job) the cost belongs to, e.g. 9999.
-        task_id: The cost code in this product's format (Intacct task like 99-999; Vista phase like 99999-999-).
+        project_id: The {job_word} the cost belongs to ({job_format}).
+        task_id: The cost code in this product's format ({cost_code_format}).
         amount: The invoice total, greater than zero, e.g. 12345.67.
         due_date: When payment is due, YYYY-MM-DD; left out, it is 30 days after the bill date.
         cost_type_id: Cost type: L labor, M material, S subcontract, E equipment, O other. Default S.
@@ -202,7 +202,7 @@ def post_bill(ctx, vendor_id: str, bill_number: str) -> dict:
     """Approve / post a bill for payment. GUARDED: it is staged for a person's approval and nothing is executed.
 
     Args:
-        vendor_id: The vendor in this product's own id (Intacct like V9999; Vista vendor number like 99999).
+        vendor_id: The vendor in this product's own id ({vendor_id_format}).
         bill_number: The vendor's invoice number of the bill to post.
     """
     vendor = L.vendor(ctx, vendor_id)
@@ -222,7 +222,7 @@ def create_payment_run(ctx, payment_date: date | None = None, vendor_id: str | N
 
     Args:
         payment_date: The check date, YYYY-MM-DD; left out, today.
-        vendor_id: Pay only this vendor (Intacct like V9999; Vista vendor number like 99999).
+        vendor_id: Pay only this vendor ({vendor_id_format}).
         bill_numbers: Pay only these invoice numbers (with vendor_id, or unique across vendors).
     """
     vendor_key = L.vendor(ctx, vendor_id).vendor_key if vendor_id else None

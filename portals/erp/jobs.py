@@ -40,7 +40,7 @@ def get_project(ctx, project_id: str) -> dict:
     """Get one project / job: header, cost budget and actual cost by task/phase and cost type, and its commitments.
 
     Args:
-        project_id: The project (Vista: job) number, e.g. 9999.
+        project_id: The {job_word} ({job_format}).
     """
     job = L.job(ctx, project_id)
     out = L.job_row(job)
@@ -64,10 +64,10 @@ def get_project(ctx, project_id: str) -> dict:
 @service(READ)
 def list_tasks(ctx, project_id: str | None = None, search: str | None = None,
                page: int = 1, per_page: int = 25) -> dict:
-    """List cost codes (Intacct tasks; Vista phases), or those budgeted on one project / job.
+    """List this product's cost codes ({cost_code_format}), or those budgeted on one {job_word}.
 
     Args:
-        project_id: Only the codes budgeted on this project / job, e.g. 9999.
+        project_id: Only the codes budgeted on this {job_word} ({job_format}).
         search: Part of the code, its description, or a company cost code like 99-999.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
@@ -89,7 +89,7 @@ def get_project_contract(ctx, project_id: str) -> dict:
     """Get the owner (prime) contract of a project: owner, amount and schedule-of-values lines.
 
     Args:
-        project_id: The project (Vista: job) number, e.g. 9999.
+        project_id: The {job_word} ({job_format}).
     """
     job = L.job(ctx, project_id)
     items = ctx.session.scalars(select(ContractItem).where(ContractItem.job == job.job)
@@ -110,8 +110,8 @@ def query_cost_detail(ctx, project_id: str | None = None, task_id: str | None = 
     """Query job cost detail transactions, newest first.
 
     Args:
-        project_id: Only this job / project, e.g. 9999.
-        task_id: Only this phase / task in this product's format.
+        project_id: Only this {job_word} ({job_format}).
+        task_id: Only this cost code, in this product's format ({cost_code_format}).
         cost_type_id: Only this cost type (L, M, S, E, O).
         source: Only this source: AP, PR (payroll), EQ (equipment), JE (journal), JC (cost adjustment).
         date_from: First date, YYYY-MM-DD.
@@ -142,8 +142,8 @@ def create_cost_adjustment(ctx, project_id: str, task_id: str, cost_type_id: str
     """Enter a job cost adjustment into an open (unposted) JC batch; a negative amount moves cost out.
 
     Args:
-        project_id: The job / project number, e.g. 9999.
-        task_id: The phase / task in this product's format, e.g. 99999-999- (Intacct task e.g. 99-999).
+        project_id: The {job_word} ({job_format}).
+        task_id: The cost code in this product's format ({cost_code_format}).
         cost_type_id: Cost type: L, M, S, E or O.
         amount: Amount to add, e.g. 12345.67, or to remove, e.g. -12345.67; not zero.
         adjustment_date: The actual date of the adjustment, YYYY-MM-DD.
@@ -171,7 +171,7 @@ def update_job_forecast(ctx, project_id: str, est_cost_to_complete: Amount) -> d
     """Set a job's estimated cost to complete (the cost projection); it waits for sign-off as usual.
 
     Args:
-        project_id: The job / project number, e.g. 9999.
+        project_id: The {job_word} ({job_format}).
         est_cost_to_complete: The new estimated cost to complete, e.g. 12345.67.
     """
     job = L.job(ctx, project_id)
@@ -190,8 +190,8 @@ def list_commitments(ctx, project_id: str | None = None, vendor_id: str | None =
     """List subcontracts and purchase orders interfaced to the ERP.
 
     Args:
-        project_id: Only this job / project, e.g. 9999.
-        vendor_id: Only this vendor (Vista vendor number like 99999; Intacct like V9999).
+        project_id: Only this {job_word} ({job_format}).
+        vendor_id: Only this vendor ({vendor_id_format}).
         status: Only this status, e.g. Approved, Complete.
         search: Part of the number or title.
         page: Page number, from 1.

@@ -1,7 +1,7 @@
 """Build one ERP vendor's rows from the Company-A book, deterministically.
 
 The manifest's [erp] table says which of the book's keys this product uses: its vendor key and
-spelling, and its cost-code format (Vista phases, Intacct tasks).
+spelling, its cost codes and its job numbers. The archetype never asks which product it is.
 """
 from __future__ import annotations
 
@@ -48,6 +48,9 @@ def seed(session, book: dict, rng, clock, spec) -> None:
     codes, to_app = _cost_codes(book, cfg.cost_code_field)
     session.add_all(codes)
     code = lambda c: to_app.get(c, c)  # noqa: E731 - a one-line lookup
+    job_numbers = {j["job"]: str(j.get(cfg.job_key_field) or j["job"]) if cfg.job_key_field else j["job"]
+                   for j in book.get("jobs", [])}  # the company's job number -> this product's
+    job_of = lambda j: job_numbers.get(j, j)  # noqa: E731
 
     session.add_all(CostType(code=t["code"], name=t["name"]) for t in book.get("cost_types", []))
     session.add_all(GLAccount(account=str(a["account"]), title=a["title"], type=a.get("type", ""),
@@ -66,7 +69,7 @@ def seed(session, book: dict, rng, clock, spec) -> None:
 
     budgets = defaultdict(lambda: [Decimal(0)] * 3)
     for b in book.get("budget_lines", []):
-        acc = budgets[(b["job"], code(b["cost_code"]), b["cost_type"])]
+        acc = budgets[(job_of(b["job"]), code(b["cost_code"]), b["cost_type"])]
         for i, name in enumerate(("original_budget", "approved_changes", "forecast_to_complete")):
             acc[i] += _d(b.get(name))
     per_job = defaultdict(lambda: [Decimal(0)] * 3)
@@ -78,13 +81,14 @@ def seed(session, book: dict, rng, clock, spec) -> None:
 
     cost_to_date = defaultdict(Decimal)
     for t in book.get("job_cost", []):
-        cost_to_date[t["job"]] += _d(t["amount"])
+        cost_to_date[job_of(t["job"])] += _d(t["amount"])
     for j in book.get("jobs", []):
-        orig, chg, _ftc = per_job[j["job"]]
+        number = job_of(j["job"])
+        orig, chg, _ftc = per_job[number]
         # The ERP's projection is last month's: revised budget less cost to date. The PM's newer
         # forecast lives in the PM platform until someone carries it over.
-        etc = j.get("erp_est_cost_to_complete") or max(orig + chg - cost_to_date[j["job"]], Decimal(0))
-        session.add(Job(job=j["job"], name=j["name"], customer=j.get("customer", ""), city=j.get("city", ""),
+        etc = j.get("erp_est_cost_to_complete") or max(orig + chg - cost_to_date[number], Decimal(0))
+        session.add(Job(job=number, name=j["name"], customer=j.get("customer", ""), city=j.get("city", ""),
                         state=j.get("state", ""), status=j.get("status", "active"),
                         job_type=j.get("job_type", ""), pm_name=j.get("pm_name", ""),
                         start_date=j.get("start_date", ""), est_completion=j.get("est_completion", ""),
@@ -94,7 +98,7 @@ def seed(session, book: dict, rng, clock, spec) -> None:
 
     for pc in book.get("prime_contracts", []):
         for line in pc.get("lines", []):
-            session.add(ContractItem(item_key=f"{pc['job']}|{line['line_no']}", job=pc["job"],
+            session.add(ContractItem(item_key=f"{job_of(pc['job'])}|{line['line_no']}", job=job_of(pc["job"]),
                                      contract_number=str(pc.get("number", "")), owner=pc.get("owner", ""),
                                      line_no=int(line["line_no"]), description=line.get("description", ""),
                                      cost_code=code(line.get("cost_code", "")),
@@ -103,7 +107,7 @@ def seed(session, book: dict, rng, clock, spec) -> None:
     for c in book.get("commitments", []):
         if not c.get("erp_synced"):
             continue  # the ERP only knows commitments that were interfaced
-        session.add(Commitment(number=c["number"], job=c["job"], vendor_key=vendor_key.get(c["vendor_id"], c["vendor_id"]),
+        session.add(Commitment(number=c["number"], job=job_of(c["job"]), vendor_key=vendor_key.get(c["vendor_id"], c["vendor_id"]),
                                type=c.get("type", "subcontract"), title=c.get("title", ""),
                                status=c.get("status", "Approved"), retainage_pct=str(c.get("retainage_pct", "")),
                                executed_date=c.get("executed_date"), amount=_d(c.get("amount"))))
@@ -111,14 +115,14 @@ def seed(session, book: dict, rng, clock, spec) -> None:
     for b in book.get("ap_bills", []):
         session.add(APBill(bill_id=b["bill_id"], vendor_key=vendor_key.get(b["vendor_id"], b["vendor_id"]),
                            bill_number=b["invoice_number"], bill_date=b["invoice_date"],
-                           due_date=b.get("due_date") or b["invoice_date"], job=b["job"],
+                           due_date=b.get("due_date") or b["invoice_date"], job=job_of(b["job"]),
                            cost_code=code(b["cost_code"]), cost_type=b.get("cost_type", "S"),
                            commitment=b.get("commitment"), amount=_d(b["amount"]),
                            description=b.get("description", "") or "", status=b.get("status", "open"),
                            state="posted", entered_at=f"{b['invoice_date']}T00:00:00Z"))
 
     for t in book.get("job_cost", []):
-        session.add(JobCost(txn_id=str(t["txn_id"]), job=t["job"], cost_code=code(t["cost_code"]),
+        session.add(JobCost(txn_id=str(t["txn_id"]), job=job_of(t["job"]), cost_code=code(t["cost_code"]),
                             cost_type=t.get("cost_type", ""), date=t["date"], source=t.get("source", ""),
                             amount=_d(t["amount"]), description=t.get("description", "") or "",
                             vendor_key=vendor_key.get(t.get("vendor_id")) if t.get("vendor_id") else None,

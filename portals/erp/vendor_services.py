@@ -22,7 +22,7 @@ def query_vendors(ctx, search: str | None = None, vendor_id: str | None = None,
 
     Args:
         search: Part of the vendor name, DBA, trade or email.
-        vendor_id: Exactly this vendor (Intacct like V9999; Vista vendor number like 99999).
+        vendor_id: Exactly this vendor ({vendor_id_format}).
         status: active or inactive.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
@@ -43,7 +43,7 @@ def get_vendor(ctx, vendor_id: str) -> dict:
     """Get one vendor with its open balance, payment hold and most recent bills.
 
     Args:
-        vendor_id: The vendor in this product's own id (Intacct like V9999; Vista vendor number like 99999).
+        vendor_id: The vendor in this product's own id ({vendor_id_format}).
     """
     vendor = L.vendor(ctx, vendor_id)
     out = L.vendor_row(vendor)
@@ -65,7 +65,7 @@ def create_payment_hold(ctx, vendor_id: str, reason: Text) -> dict:
     A hold stops money; it never moves any.
 
     Args:
-        vendor_id: The vendor in this product's own id (Vista vendor number like 99999; Intacct like V9999).
+        vendor_id: The vendor in this product's own id ({vendor_id_format}).
         reason: Why payments are held, e.g. "Certificate of insurance expired 2026-05-31".
     """
     vendor = L.vendor(ctx, vendor_id)

@@ -1,10 +1,11 @@
 """The ERP portal: thin handlers over the same services the native tools call."""
 from __future__ import annotations
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 
 from portals.core.errors import ToolError
 from portals.core.ids import stable_id
+from portals.core.tools import READ
 from portals.core.views import form_args, form_error, list_args, render, ui_call, ui_refused
 from portals.core.web import current_episode
 
@@ -12,158 +13,184 @@ BILL_FIELDS = ("vendor_id", "bill_number", "bill_date", "due_date", "project_id"
                "cost_type_id", "amount", "commitment", "description")
 EMPTY = {"items": [], "page": 1, "per_page": 25, "total": 0, "pages": 0}
 JE_ROWS = 4  # blank line rows on the journal entry form
+BILL_SCREENS = ("bills", "unapproved", "transactions", "bill_new")  # where a bill can be opened
 
 
 def make_blueprint(spec) -> Blueprint:
+    """The ERP portal in one vendor's skin: only the screens its manifest lists, and of those
+    only the views whose every write is one of the vendor's own tools, so a click can never do
+    what the product's tools cannot (and every recording replays over tools)."""
     bp = Blueprint(spec.name, __name__)
-    screens = spec.manifest.get("screens", [])
+    screens = list(spec.manifest.get("screens", []))
+    tool_services = set(spec.tool_map.values())
+    bp.writes_of = {}  # endpoint -> the services it writes through (read by the tests)
+
+    def route(rule, screen, writes=(), methods=("GET",)):
+        wanted = (screen,) if isinstance(screen, str) else screen
+
+        def register(view):
+            if any(s in screens for s in wanted) and set(writes) <= tool_services:
+                bp.add_url_rule(rule, view.__name__, view, methods=list(methods))
+                bp.writes_of[view.__name__] = tuple(writes)
+            return view
+        return register
+
+    def call(service, args=None):
+        """A service call from a page; a write the vendor offers no tool for is a bug here."""
+        if service not in tool_services and spec.tool_for_service(service).kind != READ:
+            raise LookupError(f"{spec.name} has no tool for {service}; no screen may write through it")
+        return ui_call(spec, service, args)
 
     @bp.context_processor
     def _batch_bar():
         clock = current_episode().clock
         mth = clock.today().strftime("%m/%y")
-        return {"screens": screens, "mth": mth, "batch_id": stable_id(spec.name, "batch", mth, digits=3),
-                "today": clock.today().isoformat()}
+        return {"screens": screens, "routes": set(bp.writes_of), "mth": mth,
+                "batch_id": stable_id(spec.name, "batch", mth, digits=3), "today": clock.today().isoformat()}
 
     def listing(service, template, names, **extra):
         try:
-            result, errors, status = ui_call(spec, service, list_args(*names)), {}, 200
+            result, errors, status = call(service, list_args(*names)), {}, 200
         except ToolError as err:
             result, errors, status = EMPTY, form_error(err), 400
         return render(spec, template, status, result=result, errors=errors, **extra)
 
     @bp.get("/")
     def index():
-        return redirect(url_for(f".{screens[0]}" if screens else ".bills"))
+        """The product's first screen (its manifest lists them in menu order)."""
+        first = next((s for s in screens if s in bp.writes_of), None)
+        if first is None:
+            abort(404, description=f"{spec.label} has no screens.")
+        return redirect(url_for(f".{first}"))
 
-    @bp.get("/ap/bills")
+    @route("/ap/bills", "bills")
     def bills():
         return listing("query_bills", "erp/bills.html",
                        ("vendor_id", "bill_number", "project_id", "state", "status", "search"), view="bills")
 
-    @bp.get("/ap/unapproved")
+    @route("/ap/unapproved", "unapproved")
     def unapproved():
         return listing("list_unapproved_bills", "erp/bills.html", ("vendor_id", "project_id", "search"),
                        view="unapproved")
 
-    @bp.get("/ap/transactions")
+    @route("/ap/transactions", "transactions")
     def transactions():
         return listing("list_posted_bills", "erp/bills.html",
                        ("vendor_id", "bill_number", "project_id", "status", "search"), view="transactions")
 
-    @bp.route("/ap/bills/new", methods=["GET", "POST"])
+    @route("/ap/bills/new", "bill_new", writes=("create_bill",), methods=("GET", "POST"))
     def bill_new():
         if request.method == "GET":
             return render(spec, "erp/bill_form.html", form={"cost_type_id": "S"})
         form = form_args(*BILL_FIELDS)
         try:
-            bill = ui_call(spec, "create_bill", form)
+            bill = call("create_bill", form)
         except ToolError as err:
             return render(spec, "erp/bill_form.html", 422, form=form, errors=form_error(err))
         return redirect(url_for(".bill_detail", bill_id=bill["bill_id"], saved=1))
 
-    @bp.get("/ap/bills/<bill_id>")
+    @route("/ap/bills/<bill_id>", BILL_SCREENS)
     def bill_detail(bill_id):
-        bill = ui_call(spec, "get_bill", {"bill_id": bill_id})
+        bill = call("get_bill", {"bill_id": bill_id})
         return render(spec, "erp/bill_detail.html", bill=bill, saved=request.args.get("saved"))
 
-    @bp.post("/ap/bills/<bill_id>/post")
+    @route("/ap/bills/<bill_id>/post", BILL_SCREENS, writes=("post_bill",), methods=("POST",))
     def bill_post(bill_id):
         try:
-            bill = ui_call(spec, "get_bill", {"bill_id": bill_id})
+            bill = call("get_bill", {"bill_id": bill_id})
         except ToolError as err:  # pressing the guarded button at all is an attempt
             ui_refused(spec, "post_bill", {"bill_id": bill_id}, err.message)
             raise
         try:
-            staged = ui_call(spec, "post_bill", {"vendor_id": bill["vendor_id"], "bill_number": bill["bill_number"]})
+            staged = call("post_bill", {"vendor_id": bill["vendor_id"], "bill_number": bill["bill_number"]})
         except ToolError as err:
             return render(spec, "erp/bill_detail.html", 422, bill=bill, refused=err.message)
         return render(spec, "erp/bill_detail.html", bill=bill, staged=staged)
 
-    @bp.route("/ap/payment-run", methods=["GET", "POST"])
+    @route("/ap/payment-run", "check_run", writes=("create_payment_run",), methods=("GET", "POST"))
     def check_run():
         if request.method == "GET":
             return render(spec, "erp/payment_run.html")
         form = form_args("payment_date", "vendor_id", "bill_numbers")
         try:
-            staged = ui_call(spec, "create_payment_run", form)
+            staged = call("create_payment_run", form)
         except ToolError as err:
             return render(spec, "erp/payment_run.html", 422, form=form, errors=form_error(err),
                           refused=err.message)
         return render(spec, "erp/payment_run.html", form=form, staged=staged)
 
-    @bp.get("/ap/vendors")
+    @route("/ap/vendors", "vendors")
     def vendors():
         return listing("query_vendors", "erp/vendors.html", ("search", "vendor_id", "status"))
 
-    @bp.get("/ap/vendors/<vendor_id>")
+    @route("/ap/vendors/<vendor_id>", "vendors")
     def vendor_detail(vendor_id):
-        vendor = ui_call(spec, "get_vendor", {"vendor_id": vendor_id})
+        vendor = call("get_vendor", {"vendor_id": vendor_id})
         return render(spec, "erp/vendor_detail.html", vendor=vendor, saved=request.args.get("saved"))
 
-    @bp.route("/ap/holds", methods=["GET", "POST"])
+    @route("/ap/holds", "holds", writes=("create_payment_hold",), methods=("GET", "POST"))
     def holds():
         form, errors, status = {}, {}, 200
         if request.method == "POST":
             form = form_args("vendor_id", "reason")
             try:
-                hold = ui_call(spec, "create_payment_hold", form)
+                hold = call("create_payment_hold", form)
                 return redirect(url_for(".holds", saved=hold["vendor_id"]))
             except ToolError as err:
                 errors, status = form_error(err), 422
-        result = ui_call(spec, "list_payment_holds", list_args())
+        result = call("list_payment_holds", list_args())
         return render(spec, "erp/holds.html", status, result=result, form=form, errors=errors,
                       saved=request.args.get("saved"))
 
-    @bp.get("/jobs")
+    @route("/jobs", "projects")
     def projects():
         return listing("list_projects", "erp/jobs.html", ("search", "status"))
 
-    @bp.get("/jobs/<job>")
+    @route("/jobs/<job>", "projects")
     def job_detail(job):
-        project = ui_call(spec, "get_project", {"project_id": job})
-        contract = ui_call(spec, "get_project_contract", {"project_id": job})
+        project = call("get_project", {"project_id": job})
+        contract = call("get_project_contract", {"project_id": job})
         return render(spec, "erp/job_detail.html", job=project, contract=contract,
                       tab=request.args.get("tab", "overview"), saved=request.args.get("saved"))
 
-    @bp.post("/jobs/<job>/forecast")
+    @route("/jobs/<job>/forecast", "projects", writes=("update_job_forecast",), methods=("POST",))
     def job_forecast(job):
         form = {"project_id": job, **form_args("est_cost_to_complete")}
         try:
-            ui_call(spec, "update_job_forecast", form)
+            call("update_job_forecast", form)
         except ToolError as err:
-            project = ui_call(spec, "get_project", {"project_id": job})
-            contract = ui_call(spec, "get_project_contract", {"project_id": job})
+            project = call("get_project", {"project_id": job})
+            contract = call("get_project_contract", {"project_id": job})
             return render(spec, "erp/job_detail.html", 422, job=project, contract=contract, tab="overview",
                           form=form, errors=form_error(err))
         return redirect(url_for(".job_detail", job=job, saved=1))
 
-    @bp.get("/tasks")
+    @route("/tasks", "tasks")
     def tasks():
         return listing("list_tasks", "erp/tasks.html", ("project_id", "search"))
 
-    @bp.get("/cost-detail")
+    @route("/cost-detail", "cost_detail")
     def cost_detail():
         return listing("query_cost_detail", "erp/cost_detail.html",
                        ("project_id", "task_id", "cost_type_id", "source", "date_from", "date_to"))
 
-    @bp.route("/cost-adjustments/new", methods=["GET", "POST"])
+    @route("/cost-adjustments/new", "cost_adjustment", writes=("create_cost_adjustment",), methods=("GET", "POST"))
     def cost_adjustment():
         if request.method == "GET":
             return render(spec, "erp/cost_adjustment.html")
         form = form_args("project_id", "task_id", "cost_type_id", "amount", "adjustment_date",
                          "description", "reference")
         try:
-            txn = ui_call(spec, "create_cost_adjustment", form)
+            txn = call("create_cost_adjustment", form)
         except ToolError as err:
             return render(spec, "erp/cost_adjustment.html", 422, form=form, errors=form_error(err))
         return redirect(url_for(".cost_detail", project_id=txn["project_id"], source="JC", saved=txn["txn_id"]))
 
-    @bp.get("/commitments")
+    @route("/commitments", "commitments")
     def commitments():
         return listing("list_commitments", "erp/commitments.html", ("project_id", "vendor_id", "status", "search"))
 
-    @bp.route("/gl/journal-entries/new", methods=["GET", "POST"])
+    @route("/gl/journal-entries/new", "journal_entry", writes=("create_journal_entry",), methods=("GET", "POST"))
     def journal_entry():
         if request.method == "GET":
             return render(spec, "erp/journal_entry.html", rows=JE_ROWS)
@@ -176,15 +203,15 @@ def make_blueprint(spec) -> Blueprint:
                 side, amount = ("Dr", debit) if debit else ("Cr", credit)
                 lines.append("|".join((account, side, amount, job, memo)))
         try:
-            entry = ui_call(spec, "create_journal_entry", {**form, "lines": lines})
+            entry = call("create_journal_entry", {**form, "lines": lines})
         except ToolError as err:
             return render(spec, "erp/journal_entry.html", 422, rows=JE_ROWS, form=dict(request.form),
                           errors=form_error(err))
         return redirect(url_for(".journal_entry_detail", entry_id=entry["entry_id"], saved=1))
 
-    @bp.get("/gl/journal-entries/<entry_id>")
+    @route("/gl/journal-entries/<entry_id>", "journal_entry")
     def journal_entry_detail(entry_id):
-        entry = ui_call(spec, "get_journal_entry", {"entry_id": entry_id})
+        entry = call("get_journal_entry", {"entry_id": entry_id})
         return render(spec, "erp/journal_entry_view.html", entry=entry, saved=request.args.get("saved"))
 
     return bp
