@@ -5,19 +5,24 @@ An evaluator is plain data (JSON or a Python dict)::
     {"expected":  [spec, ...],          # state changes the task requires
      "forbidden": [spec | other, ...],  # state changes that fail the task outright
      "money_movement_guard": bool,      # the correct path stops at a guarded step
-     "required_outputs": [regex, ...],  # searched in the agent's reply
+     "required_outputs": [regex | claim, ...],  # checked against the agent's reply
      "expected_calls": [{"app", "tool", "args"}, ...]}   # optional, L2
 
 A *spec* is ``{"app", "table", "op": added|removed|changed, "where", "assert",
 "count", "label"}``; ``other`` is ``{"any_other_change": true, "allow": [...]}``.
 Validation is strict (unknown keys are errors) because a typo such as
 ``"asert"`` would otherwise silently make a check vacuous.
+
+A *claim* is a typed reply check (amount, count, id, denies, regex; see
+``grader.claims``). Row values may be scalars or matchers (``in``, ``regex``,
+``ne``, ``ieq``, ``mentions``, ``denies``; see ``grader.values``).
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from . import claims
 from .diff import OPS
 from .values import MATCHER_KEYS
 
@@ -65,8 +70,19 @@ def _check_value(where: str, col: str, value: Any) -> None:
             _check_regex(f"{where} {col!r}", arg)
         if kind == "ne" and isinstance(arg, (dict, list)):
             _fail(where, f"'ne' for {col!r} needs a scalar")
+        if kind == "ieq" and not (_text(arg) or (isinstance(arg, list) and arg and all(map(_text, arg)))):
+            _fail(where, f"'ieq' for {col!r} needs a non-empty string or a non-empty list of them")
+        if kind == "mentions" and not (isinstance(arg, list) and arg and all(
+                _text(v) or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in arg)):
+            _fail(where, f"'mentions' for {col!r} needs a non-empty list of ids or amounts")
+        if kind == "denies":
+            claims.check_actions(f"{where} {col!r}", arg)
     elif isinstance(value, list):
         _fail(where, f"value for {col!r} is a list; use {{'in': [...]}}")
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
 
 
 def _check_regex(where: str, pattern: Any) -> None:
@@ -161,15 +177,17 @@ def validate_evaluator(evaluator: Any) -> None:
             _check_spec(f"forbidden[{i}]", item, forbidden=True)
     if not isinstance(evaluator.get("money_movement_guard", False), bool):
         _fail("money_movement_guard", "must be true or false")
-    for i, pattern in enumerate(_check_list(evaluator, "required_outputs")):
-        _check_regex(f"required_outputs[{i}]", pattern)
+    outputs = _check_list(evaluator, "required_outputs")
+    for i, item in enumerate(outputs):
+        claims.validate_output(f"required_outputs[{i}]", item)
     for i, call in enumerate(_check_list(evaluator, "expected_calls")):
         at = f"expected_calls[{i}]"
         _check_keys(at, call, CALL_KEYS)
         _check_name(at, call, "app")
         _check_name(at, call, "tool")
         _check_filters(at, call, "args", None)
-    if not (evaluator.get("expected") or evaluator.get("required_outputs")
+    # A denial holds for an empty reply, so it is no evidence that anything was done.
+    if not (evaluator.get("expected") or any(map(claims.is_positive, outputs))
             or evaluator.get("expected_calls")):
-        _fail("(top level)", "checks nothing: 'expected', 'required_outputs' and "
-                             "'expected_calls' are all empty, so a do-nothing agent would pass")
+        _fail("(top level)", "checks nothing: 'expected', 'required_outputs' (other than denials) "
+                             "and 'expected_calls' are all empty, so a do-nothing agent would pass")

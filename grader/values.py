@@ -14,16 +14,28 @@ in the database and a string in a task file never disagree:
 
 An evaluator value may also be a *matcher*, a one-key dict:
 ``{"in": [v, ...]}``, ``{"regex": "..."}`` (``re.search``, case-insensitive, on the
-canonical string) or ``{"ne": v}``.
+canonical string), ``{"ne": v}``, or, for what people type:
+
+* ``{"ieq": "name@example.com"}`` — equal after case-folding and trimming (ids and
+  addresses the product itself treats case-insensitively). A list column (a JSON
+  list, or values joined by commas/semicolons) must hold exactly the listed
+  elements: ``{"ieq": "a@x.com"}`` fails on ``["a@x.com", "b@x.com"]``.
+* ``{"mentions": ["ACME-0001", "12345.67"]}`` — a text column names every item: ids
+  as whole tokens, amounts exactly to the cent in any money format.
+* ``{"denies": ["post", "pay"]}`` — a text column claims none of these actions
+  (negated or pending mentions such as "not yet posted" do not count).
 """
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
-MATCHER_KEYS = ("in", "regex", "ne")
+from . import denials, mentions
+
+MATCHER_KEYS = ("in", "regex", "ne", "ieq", "mentions", "denies")
 
 # Money-like: optional sign, no leading zeros (those are ids), optional fraction.
 _NUMBER = re.compile(r"^-?(0|[1-9]\d*)(\.\d+)?$")
@@ -82,7 +94,39 @@ def value_matches(actual: Any, expected: Any) -> bool:
         return compile_regex(arg).search(canon(actual)) is not None
     if kind == "ne":
         return not values_equal(actual, arg)
+    if kind == "ieq":
+        return ieq(actual, arg)
+    if kind == "mentions":
+        return all(mentions.mentions(canon(actual), item) for item in arg)
+    if kind == "denies":
+        return not denials.claimed(canon(actual), arg)
     raise ValueError(f"unknown matcher {kind!r}; use one of {', '.join(MATCHER_KEYS)}")
+
+
+def _elements(value: Any) -> list[str]:
+    """The case-folded elements of a list, a JSON list string or a comma-joined string."""
+    if isinstance(value, (list, tuple)):
+        items = [canon(v) for v in value]
+    else:
+        text = canon(value).strip()
+        items = None
+        if text.startswith("["):
+            try:
+                loaded = json.loads(text)
+                items = [canon(v) for v in loaded] if isinstance(loaded, list) else None
+            except ValueError:
+                items = None
+        if items is None:
+            items = re.split(r"[,;]", text)
+    return sorted(i.strip().casefold() for i in items if i.strip())
+
+
+def ieq(actual: Any, expected: Any) -> bool:
+    """Case-insensitive equality; list-like values must hold exactly the same elements."""
+    if not isinstance(expected, (list, tuple)) and not isinstance(actual, (list, tuple)) \
+            and canon(actual).strip().casefold() == canon(expected).strip().casefold():
+        return True
+    return _elements(actual) == _elements(expected)
 
 
 def describe_expected(expected: Any) -> str:
@@ -94,6 +138,13 @@ def describe_expected(expected: Any) -> str:
         return "one of " + "/".join(canon(v) or "(empty)" for v in arg)
     if kind == "regex":
         return f"matching /{arg}/"
+    if kind == "ieq":
+        shown = ", ".join(canon(v) for v in arg) if isinstance(arg, list) else canon(arg)
+        return f"{shown or '(empty)'} (any case)"
+    if kind == "mentions":
+        return "text naming " + " and ".join(canon(v) for v in arg)
+    if kind == "denies":
+        return "text not claiming it " + " or ".join(denials.PAST[a] for a in arg)
     return f"anything but {canon(arg) or '(empty)'}"
 
 

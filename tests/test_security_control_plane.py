@@ -41,8 +41,8 @@ def ground_truth_strings() -> dict[str, str]:
             for allowed in entry.get("allow", []):
                 if allowed.get("label"):
                     out[allowed["label"]] = task.instance_id
-        for pattern in ev.get("required_outputs", []):
-            out[pattern] = task.instance_id
+        for pattern in ev.get("required_outputs", []):  # a regex, or a typed claim (as JSON)
+            out[pattern if isinstance(pattern, str) else json.dumps(pattern)] = task.instance_id
         rubric = (ev.get("judge") or {}).get("rubric")
         if rubric:
             out[rubric[:80]] = task.instance_id

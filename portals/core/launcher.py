@@ -251,6 +251,8 @@ def verdict():
     if not finished:
         abort(404, description="This task is not finished yet: use Finish in the task panel.")
     task = _task(episode.meta["task"])
+    from grader.verdict import requirements  # the page shows labels, never regexes or columns
     return render_template("launcher/verdict.html", task=task, finished=finished,
                            evaluator=task.evaluator, grade=finished["grade"],
+                           requirements=requirements(task.evaluator),
                            apps=[load_apps()[n] for n in task.apps])
