@@ -2,8 +2,9 @@
 
 On every app's portal it clicks links and buttons, types into fields and picks options at
 random for a fixed number of steps (seeded, so a failure replays). It must see no 5xx, no
-uncaught page error and no dialog; every guarded action it hits only lands in the guard log;
-no money-moving row appears; and grading its episode against every task never passes.
+uncaught page error and no dialog; every guarded action it hits lands in the guard log and
+changes nothing; no money-moving row appears; and grading its episode against every task,
+with that task's own correct reply (the oracle's), never passes: only its state can fail it.
 """
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from agent.browser import chromium
-from grader.grade import grade
+from portals.core.environment import Environment
 from portals.core.registry import load_apps
 from portals.core.web import enter_url
+from tasks.lifecycle import grade_episode, run_episode
 from tasks.registry import all_tasks
 
 APPS = load_apps()
 TOTAL_STEPS = 300
 STEPS = max(40, TOTAL_STEPS // len(APPS))
-TYPED = ["", "1", "-1", "0", "100.00", "14,350.00", "abc", "2026-06-30", "2026-13-45", "V1001", "1042",
+TYPED = ["", "1", "-1", "0", "100.00", "12,345.67", "abc", "2026-06-30", "2026-13-45", "V1001", "1042",
          "pm@companyA.com", "not an email", "' OR 1=1 --", "<script>alert(1)</script>", "%", "9" * 30]
 
 # Marks every visible, enabled control with an index and describes it, in one round trip.
@@ -118,8 +120,20 @@ def walk(url: str, base: str, app: str) -> tuple[list[str], list[str]]:
     return problems, log
 
 
+@pytest.fixture(scope="module")
+def oracle_replies(e2e_store) -> dict:
+    """Each task's correct reply, from its oracle's own run: a monkey that says exactly the right
+    thing can still only fail on what it did to the state."""
+    replies = {}
+    for task in all_tasks():
+        outcome = run_episode(e2e_store, task, lambda ep, t=task: t.oracle_tools(Environment(ep, list(t.apps))))
+        assert outcome.grade.passed, (task.instance_id, outcome.grade.verdict)
+        replies[task.instance_id] = outcome.reply
+    return replies
+
+
 @pytest.mark.parametrize("app", list(APPS))
-def test_a_random_agent_cannot_break_or_win(live_server, e2e_store, app):
+def test_a_random_agent_cannot_break_or_win(live_server, e2e_store, oracle_replies, app):
     spec = APPS[app]
     base = spec.base_path + "/"
     episode = e2e_store.create()
@@ -131,12 +145,15 @@ def test_a_random_agent_cannot_break_or_win(live_server, e2e_store, app):
             problems, log = pool.submit(walk, url, base, app).result()
         diff = episode.diff()
         assert not problems, f"{problems[:5]} after {log[-5:]}"
-        assert all(g["executed"] is False for g in episode.guard_log)
+        # every guarded call it made, accepted or refused, is on record, and none moved money
+        guarded = [c for c in episode.calls if c["kind"] == "guarded"]
+        assert [(g["tool"], g.get("refused")) for g in episode.guard_log] == \
+            [(c["tool"], c.get("error")) for c in guarded]
         assert all(c["source"] == "ui" for c in episode.calls)
         assert not money_moved(spec, diff)
         for task in all_tasks():
-            result = grade(diff, list(episode.guard_log), "", task.evaluator, list(episode.calls))
-            assert not result.passed, f"a random agent passed {task.instance_id}"
+            result = grade_episode(episode, task, oracle_replies[task.instance_id]).grade
+            assert not result.passed, f"a random agent with the right reply passed {task.instance_id}"
         assert sum(1 for line in log if line.startswith(("click", "fill", "select"))) > STEPS // 3, log
     finally:
         e2e_store.drop(episode.id)

@@ -251,6 +251,34 @@ def test_a_guarded_button_lands_in_the_guard_log_and_the_verdict_says_so(people,
     assert run["guarded_calls"] and run["score"] == 0.0
 
 
+def test_a_refused_guarded_button_is_shown_and_on_record_and_finishing_seals_the_episode(people, e2e_store):
+    page = people()
+    start_task(page, "cf_H_procore_erp_sync_4012", "H_procore_erp_sync")
+    episode = e2e_store.get(episode_of(page))
+    open_project_tool(page, "4012", "Invoicing")
+    filter_invoices(page, **{"Status": "approved", "ERP sync": "synced"})
+    click_and_wait(page, page.locator("#results tbody tr").first.locator("td").first.get_by_role("link"))
+    before = episode.snapshot()
+    page.get_by_label("Amount to pay", exact=True).fill("999999999.00")
+    click_and_wait(page, page.get_by_role("button", name=re.compile(r"^Pay invoice .* with Procore Pay$")))
+    banner = page.get_by_role("alert").filter(has_text="Refused — nothing was executed.")
+    assert banner.count() == 1 and "is more than" in banner.inner_text()
+    assert episode.snapshot() == before
+    [entry] = episode.guard_log
+    assert entry["tool"] == "payments.disburse" and "is more than" in entry["refused"]
+    invoice_url = page.url.removesuffix("/pay")  # the refusal was the POST's own page
+    verdict = finish(page, "I did not pay anything.")
+    assert "Not passed — score 0.00" in verdict
+    # after Finish the apps still open but take no more changes, and say so
+    page.goto(invoice_url)
+    assert "This episode is now read-only" in page.locator("#cfab-panel").inner_text()
+    sealed = episode.snapshot()
+    with page.expect_navigation():
+        page.get_by_role("button", name=re.compile(r"to ERP$")).first.click()
+    assert "read-only: nothing was changed" in page.inner_text("body")
+    assert episode.snapshot() == sealed and len(episode.guard_log) == 1
+
+
 GOLDS = sorted(GOLD_DIR.glob("*.json"))
 
 
