@@ -17,6 +17,7 @@ from .costcodes import build_cost_codes, build_erp_map
 from .costs import build_budget_lines, build_job_cost
 from .divergences import finalize, jsm_dba_entry
 from .documents import build_documents
+from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
 from .reference import COST_TYPES, GL_ACCOUNTS, JSM_VENDOR, META
@@ -32,6 +33,7 @@ def generate_book(seed: int = 7) -> dict:
     """Build the whole Company-A book deterministically from `seed` (no clock, no global RNG)."""
     divergences: list[dict] = []
     jobs = build_jobs(section_rng(seed, "jobs"))
+    assign_job_numbers(jobs)
     job_map = {j["job"]: j for j in jobs}
     cost_codes = build_cost_codes()
     code_desc = {c["code"]: c["description"] for c in cost_codes}

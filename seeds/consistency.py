@@ -1,7 +1,8 @@
 """The consistency contract: how the seeded apps tie out, and where they differ on purpose.
 
-The checker reads the seeded app databases (not the book) and reports every difference
-between systems that is not a mere spelling convention. Each one must be registered in the
+The checker reads the seeded app databases and reports every difference between systems that
+is not a mere convention (a spelling, or an ERP's own id format from seeds/erp_keys.py); it
+loops over the ERP manifests, so a new ERP is checked without a line here. Each one must be registered in the
 book's controlled-divergence registry with the task family that needs it; an unregistered
 difference is a bug, and so is a registered one that no longer occurs.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+
+from .erp_keys import ERP_KEYS, erp_code
 
 _SUFFIXES = {"INC", "LLC", "CO", "CORP", "CORPORATION", "LTD", "COMPANY", "LP", "PLLC", "PC", "INCORPORATED"}
 
@@ -34,10 +37,19 @@ def _name_key(name: str) -> str:
     return "".join(words)
 
 
-def vista_phase_format(code: str) -> str:
-    """The Vista mask for a company code: '31-200' -> '31200-000-'."""
-    division, section = code.split("-")
-    return f"{division}{section}-000-"
+def erp_apps() -> list:
+    """Every ERP the registry knows, each with the rules of how it writes the company's keys."""
+    from portals.core.registry import load_apps
+    from portals.erp.settings import erp_settings
+
+    out = []
+    for spec in load_apps().values():
+        if spec.kind != "erp":
+            continue
+        if spec.name not in ERP_KEYS:
+            raise LookupError(f"{spec.name} has a manifest but no entry in seeds/erp_keys.py")
+        out.append((spec.name, erp_settings(spec)))
+    return out
 
 
 def _rows(store, app: str, table: str) -> list[dict]:
@@ -45,9 +57,10 @@ def _rows(store, app: str, table: str) -> list[dict]:
 
 
 def vendor_mismatches(store) -> list[Mismatch]:
-    names = {"procore": {r["origin_id"]: r["name"] for r in _rows(store, "procore", "vendors")},
-             "vista": {r["canonical_id"]: r["name"] for r in _rows(store, "vista_erp", "vendors")},
-             "intacct": {r["canonical_id"]: r["name"] for r in _rows(store, "sage_intacct", "vendors")}}
+    """A spelling that no other system shares, while the others agree, is a divergence."""
+    names = {"procore": {r["origin_id"]: r["name"] for r in _rows(store, "procore", "vendors")}}
+    for app, cfg in erp_apps():
+        names[cfg.names_key] = {r["canonical_id"]: r["name"] for r in _rows(store, app, "vendors")}
     out = []
     for vendor_id in sorted(set().union(*names.values())):
         spellings = {system: table.get(vendor_id) for system, table in names.items()}
@@ -57,31 +70,47 @@ def vendor_mismatches(store) -> list[Mismatch]:
             continue
         for system, name in spellings.items():
             others = [n for s, n in spellings.items() if s != system]
-            if not any(same_company(name, o) for o in others) and same_company(*others):
+            agree = all(same_company(others[0], o) for o in others[1:])
+            if agree and not any(same_company(name, o) for o in others):
                 out.append(Mismatch("vendor", vendor_id, f"names.{system}",
                                     f"{system} says {name!r}, the others {others[0]!r}"))
     return out
 
 
 def cost_code_mismatches(store) -> list[Mismatch]:
+    """Procore's crosswalk to each ERP follows that ERP's convention unless registered, and every
+    code it maps to exists in the ERP's own dictionary for that company code."""
+    csi = {r["code"]: r["csi"] for r in _rows(store, "procore", "cost_codes")}
+    crosswalk = _rows(store, "procore", "erp_cost_code_map")
     out = []
-    for row in _rows(store, "procore", "erp_cost_code_map"):
-        if row["vista_phase"] != vista_phase_format(row["code"]):
-            out.append(Mismatch("cost_code", row["code"], "vista_phase",
-                                f"{row['code']} maps to {row['vista_phase']}, not {vista_phase_format(row['code'])}"))
-        if row["intacct_task"] != row["code"]:
-            out.append(Mismatch("cost_code", row["code"], "intacct_task",
-                                f"{row['code']} maps to Intacct task {row['intacct_task']}"))
+    for app, cfg in erp_apps():
+        own = {r["code"]: r["company_codes"].split(", ") for r in _rows(store, app, "cost_codes")}
+        rows = [r for r in crosswalk if r["erp_app"] == app]
+        if not rows:
+            out.append(Mismatch("cost_code", app, "presence", f"Procore has no crosswalk to {app}"))
+        for row in rows:
+            code, mapped = row["pm_cost_code"], row["erp_code"]
+            expected = erp_code(app, code, csi[code])
+            if mapped != expected:
+                out.append(Mismatch("cost_code", code, cfg.cost_code_field,
+                                    f"{code} maps to {app} {mapped}, not {expected}"))
+            if code not in own.get(mapped, []):
+                out.append(Mismatch("cost_code", code, f"{cfg.cost_code_field}.presence",
+                                    f"{app} has no code {mapped} that {code} posts to"))
     return out
 
 
-def job_mismatches(store) -> list[Mismatch]:
+def job_mismatches(store, book: dict) -> list[Mismatch]:
+    """Each Procore project is a job in every ERP, under that ERP's own job number."""
     procore = {r["project_number"]: r for r in _rows(store, "procore", "projects")}
     out = []
-    for app in ("vista_erp", "sage_intacct"):
+    for app, cfg in erp_apps():
+        number = {j["job"]: (j.get(cfg.job_key_field) if cfg.job_key_field else None) or j["job"]
+                  for j in book["jobs"]}
         erp = {r["job"]: r for r in _rows(store, app, "jobs")}
-        for job in sorted(set(procore) | set(erp)):
-            a, b = procore.get(job), erp.get(job)
+        unknown = set(erp) - {number.get(j, j) for j in procore}
+        for job in sorted(set(procore) | unknown):
+            a, b = procore.get(job), erp.get(number.get(job, job))
             if a is None or b is None:
                 out.append(Mismatch("job", job, "presence", f"job {job} missing in {'procore' if a is None else app}"))
             elif a["name"] != b["name"] or a["contract_amount"] != b["contract_amount"]:
@@ -93,7 +122,7 @@ def commitment_mismatches(store) -> list[Mismatch]:
     """A commitment synced to the ERP exists there with the same amount; an unsynced one does not."""
     procore = {r["number"]: r for r in _rows(store, "procore", "commitments")}
     out = []
-    for app in ("vista_erp", "sage_intacct"):
+    for app, _cfg in erp_apps():
         erp = {r["number"]: r for r in _rows(store, app, "commitments")}
         for number, row in sorted(procore.items()):
             synced = row["erp_status"] == "synced"
@@ -108,25 +137,28 @@ def commitment_mismatches(store) -> list[Mismatch]:
 
 
 def invoice_mismatches(store) -> list[Mismatch]:
-    """Every synced subcontractor invoice is an ERP bill with the same number and amount."""
+    """Every synced subcontractor invoice is a bill in each ERP with the same number and amount."""
     out = []
     procore_vendor = {r["vendor_id"]: r["origin_id"] for r in _rows(store, "procore", "vendors")}
-    bills = {(r["vendor_key"], r["bill_number"]): r for r in _rows(store, "sage_intacct", "ap_bills")}
-    for req in _rows(store, "procore", "requisitions"):
-        key = (procore_vendor[req["vendor_id"]], req["invoice_number"])
-        bill = bills.get(key)
-        if req["erp_sync"] == "synced" and (bill is None or bill["amount"] != req["amount"]):
-            out.append(Mismatch("requisition", str(req["requisition_id"]), "ap_bill", "synced but no matching bill"))
-        if req["erp_sync"] != "synced" and bill is not None:
-            out.append(Mismatch("requisition", str(req["requisition_id"]), "ap_bill", "unsynced but billed"))
-    return out
+    for app, _cfg in erp_apps():
+        canonical = {r["vendor_key"]: r["canonical_id"] for r in _rows(store, app, "vendors")}
+        bills = {(canonical[r["vendor_key"]], r["bill_number"]): r for r in _rows(store, app, "ap_bills")}
+        for req in _rows(store, "procore", "requisitions"):
+            bill = bills.get((procore_vendor[req["vendor_id"]], req["invoice_number"]))
+            if req["erp_sync"] == "synced" and (bill is None or bill["amount"] != req["amount"]):
+                out.append(Mismatch("requisition", str(req["requisition_id"]), "ap_bill",
+                                    f"synced but no matching bill in {app}"))
+            if req["erp_sync"] != "synced" and bill is not None:
+                out.append(Mismatch("requisition", str(req["requisition_id"]), "ap_bill", f"unsynced but billed in {app}"))
+    return sorted(set(out), key=lambda m: (m.key, m.detail))
 
 
 def document_mismatches(store, book: dict) -> list[Mismatch]:
     """Invoice PDFs print a vendor name; a name no system knows (a DBA) must be registered."""
     commitments = {c["number"]: c["vendor_id"] for c in book["commitments"]}
     names = {}
-    for app, column in (("procore", "origin_id"), ("vista_erp", "canonical_id"), ("sage_intacct", "canonical_id")):
+    sources = [("procore", "origin_id")] + [(app, "canonical_id") for app, _cfg in erp_apps()]
+    for app, column in sources:
         for r in _rows(store, app, "vendors"):
             names.setdefault(r[column], []).append(r["name"])
     out = []
@@ -141,7 +173,7 @@ def document_mismatches(store, book: dict) -> list[Mismatch]:
 
 
 def all_mismatches(store, book: dict) -> list[Mismatch]:
-    return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store)
+    return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book))
 
 

@@ -1,13 +1,8 @@
-"""The company cost-code book and its per-ERP map (Procore, Vista phase, Intacct task)."""
+"""The company cost-code book and its map to every ERP's own codes (seeds/erp_keys.py)."""
 from __future__ import annotations
 
-from .reference import COST_CODES, VISTA_CONSOLIDATIONS
-
-
-def vista_phase(code: str) -> str:
-    """Vista phase in the mask XXXXX-XXX-: "31-200" -> "31200-000-"."""
-    division, section = code.split("-")
-    return f"{division}{section}-000-"
+from .erp_keys import ERP_KEYS, erp_code
+from .reference import COST_CODES
 
 
 def build_cost_codes() -> list[dict]:
@@ -16,19 +11,24 @@ def build_cost_codes() -> list[dict]:
 
 
 def build_erp_map(divergences: list[dict]) -> list[dict]:
-    """One row per company code; Vista consolidates some codes into a sibling phase."""
-    rows = []
+    """One row per company code with each ERP's code; an ERP may consolidate a code into a
+    sibling, so its map is not the convention - and that is registered."""
     descriptions = {code: desc for code, _, desc in COST_CODES}
+    csi = {code: c for code, c, _ in COST_CODES}
+    rows = []
     for code, _, _ in COST_CODES:
-        target = VISTA_CONSOLIDATIONS.get(code, code)
-        rows.append({"code": code, "procore_code": code, "vista_phase": vista_phase(target),
-                     "intacct_task": code})
-        if target != code:
-            divergences.append({
-                "entity": "cost_code", "key": code, "field": "vista_phase",
-                "systems": ["procore", "vista_erp"], "family": "H_procore_erp_sync",
-                "why": (f"Vista has no phase for {code} ({descriptions[code]}); its costs post to the "
-                        f"sibling phase {vista_phase(target)} ({descriptions[target]}), so the map is "
-                        f"not {vista_phase(code)}."),
-            })
+        row = {"code": code, "procore_code": code}
+        for app, keys in ERP_KEYS.items():
+            target = keys.get("consolidations", {}).get(code, code)
+            row[keys["cost_code_field"]] = erp_code(app, target, csi[target])
+            if target != code:
+                word, own = keys["code_word"], erp_code(app, code, csi[code])
+                divergences.append({
+                    "entity": "cost_code", "key": code, "field": keys["cost_code_field"],
+                    "systems": ["procore", app], "family": "H_procore_erp_sync",
+                    "why": (f"{keys['label']} has no {word} for {code} ({descriptions[code]}); its costs "
+                            f"post to the sibling {word} {row[keys['cost_code_field']]} "
+                            f"({descriptions[target]}), so the map is not {own}."),
+                })
+        rows.append(row)
     return sorted(rows, key=lambda r: r["code"])

@@ -7,6 +7,9 @@ META = {
     "email_domain": "companyA.com",
     "clock": "2026-06-30T17:00:00Z",
     "version": 1,
+    # The ERP the PM platform's ERP integration is connected to: the Directory's origin ids are
+    # its vendor ids, and a commitment line shows that ERP's code for its cost code.
+    "pm_erp_app": "sage_intacct",
 }
 
 REQUIRED_ACTIVE_JOBS = ["1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012", "9140"]

@@ -6,6 +6,7 @@ import re
 from datetime import date
 
 from . import names as N
+from .erp_keys import ERP_KEYS, assign_vendor_ids
 from .reference import EXPIRED_COI_VENDORS, N_VENDORS, TRADES
 from .util import add_days, iso, unique_int
 
@@ -24,23 +25,28 @@ FIXED_VENDORS = {
     "V1042": ("Walsh Electrical, Inc.", None, "electrical", "billing@walshelectrical.com"),
     "V1043": ("Walsh Electric Supply Co.", None, "electric_supply", None),
 }
-SYSTEM_APPS = {"procore": "procore", "vista": "vista_erp", "intacct": "sage_intacct"}
+# Each system's spelling key in `names`, and the app that shows it.
+SYSTEM_APPS = {"procore": "procore", **{keys["names"]: app for app, keys in ERP_KEYS.items()}}
+# The systems whose spelling diverges on purpose, and the task family that needs it.
 SYSTEM_FAMILY = {"procore": "H_procore_erp_sync", "vista": "H_procore_erp_sync", "intacct": "C_invoice_code"}
 DIVERGENT_SHARE = 0.12
+DIVERGENT_SYSTEMS = {"vista": 45, "intacct": 35, "procore": 20}  # whose spelling drifts, how often
 MAJOR_TRADES = {"excavation", "concrete", "electrical", "plumbing", "hvac", "drywall", "steel"}
 
 
-def vista_name(name: str) -> str:
-    """Vista style: uppercase, punctuation dropped ("JS MORALES EXCAVATING INC")."""
+def upper_name(name: str) -> str:
+    """Uppercase, punctuation dropped ("JS MORALES EXCAVATING INC"), as Vista keys names."""
     return re.sub(r"\s+", " ", re.sub(r"[.,']", "", name)).strip().upper()
 
 
-def intacct_name(name: str) -> str:
-    """Intacct style: punctuation dropped, case kept ("JS Morales Excavating Inc")."""
+def plain_name(name: str) -> str:
+    """Punctuation dropped, case kept ("JS Morales Excavating Inc"), as Intacct keys names."""
     return re.sub(r"\s+", " ", re.sub(r"[.,']", "", name)).strip()
 
 
-FORMATTERS = {"procore": lambda s: s, "vista": vista_name, "intacct": intacct_name}
+NAME_STYLES = {"legal": lambda s: s, "upper": upper_name, "plain": plain_name}
+FORMATTERS = {"procore": NAME_STYLES["legal"],
+              **{keys["names"]: NAME_STYLES[keys["name_style"]] for keys in ERP_KEYS.values()}}
 
 
 def _core(legal: str) -> str:
@@ -159,8 +165,7 @@ def build_vendors(rng: random.Random, divergences: list[dict]) -> list[dict]:
             "procore_vendor_id": unique_int(f"procore:{vid}", 7, used_pc),
             "names": {s: f(legal) for s, f in FORMATTERS.items()},
         })
-    for rank, v in enumerate(sorted(vendors, key=lambda v: (v["names"]["vista"], v["vendor_id"]))):
-        v["vista_vendor"] = 20000 + 5 * (rank + 1)
+    assign_vendor_ids(vendors)
     _diverge_names(rng, vendors, divergences)
     return vendors
 
@@ -168,7 +173,7 @@ def build_vendors(rng: random.Random, divergences: list[dict]) -> list[dict]:
 def _diverge_names(rng: random.Random, vendors: list[dict], divergences: list[dict]) -> None:
     pool = [v for v in vendors if v["vendor_id"] not in FIXED_VENDORS]
     for v in rng.sample(pool, round(DIVERGENT_SHARE * len(vendors))):
-        system = rng.choices(["vista", "intacct", "procore"], weights=[45, 35, 20])[0]
+        system = rng.choices(list(DIVERGENT_SYSTEMS), weights=list(DIVERGENT_SYSTEMS.values()))[0]
         name, why = _variant(rng, v, system)
         if name == v["names"][system]:
             name, why = _typo(name, rng), f"{system} name was keyed with a typo"

@@ -37,7 +37,8 @@ def test_top_level_keys_and_meta(book):
                          "commitments", "requisitions", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
                          "change_orders", "prime_contracts", "documents", "mail", "divergences"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
-                            "email_domain": "companyA.com", "clock": CLOCK, "seed": 7, "version": 1}
+                            "email_domain": "companyA.com", "clock": CLOCK, "seed": 7, "version": 1,
+                            "pm_erp_app": "sage_intacct"}
     assert [c["code"] for c in book["cost_types"]] == ["L", "M", "S", "E", "O"]
 
 
@@ -211,12 +212,12 @@ def test_sync_job_has_work_and_distractors(book, job):
 
 
 def test_vendor_identity_is_fragmented_and_registered(book):
-    from seeds.vendors import intacct_name, vista_name
+    from seeds.vendors import FORMATTERS
     registry = {(d["entity"], d["key"], d["field"]) for d in book["divergences"]}
     diverged = 0
     for v in book["vendors"]:
-        expected = {"procore": v["legal_name"], "vista": vista_name(v["legal_name"]),
-                    "intacct": intacct_name(v["legal_name"])}
+        expected = {system: style(v["legal_name"]) for system, style in FORMATTERS.items()}
+        assert set(v["names"]) == set(expected)
         for system, name in v["names"].items():
             if name != expected[system]:
                 diverged += 1
@@ -224,7 +225,9 @@ def test_vendor_identity_is_fragmented_and_registered(book):
     assert 25 <= diverged <= 50
     assert len({v["tin"] for v in book["vendors"]}) == len(book["vendors"])
     assert len({v["procore_vendor_id"] for v in book["vendors"]}) == len(book["vendors"])
-    assert len({v["vista_vendor"] for v in book["vendors"]}) == len(book["vendors"])
+    from seeds.erp_keys import ERP_KEYS
+    for keys in ERP_KEYS.values():  # each ERP's own vendor ids are unique
+        assert len({v[keys["vendor_field"]] for v in book["vendors"]}) == len(book["vendors"])
     names = {v["legal_name"] for v in book["vendors"]}
     assert {"J&M Site Services, LLC", "JSM Electric Supply, Inc."} <= names
 
@@ -244,7 +247,8 @@ def test_cost_code_map_divergences_registered(book):
 
 def test_divergence_entries_point_at_real_records(book):
     vendors, codes = by(book["vendors"], "vendor_id"), by(book["erp_cost_code_map"], "code")
-    apps = {"procore", "vista_erp", "sage_intacct", "box", "outlook"}
+    from portals.core.registry import load_apps
+    apps = set(load_apps())
     for d in book["divergences"]:
         assert set(d) == {"id", "entity", "key", "field", "systems", "family", "why"}
         assert set(d["systems"]) <= apps and d["family"] and d["why"]
@@ -257,3 +261,18 @@ def test_divergence_entries_point_at_real_records(book):
         else:
             assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
+
+
+def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
+    """Every ERP's codes and job numbers follow its convention (seeds/erp_keys.py), except the
+    registered ones."""
+    from seeds.erp_keys import ERP_KEYS, erp_code, erp_job
+    registry = {(d["key"], d["field"]) for d in book["divergences"] if d["entity"] == "cost_code"}
+    csi = {c["code"]: c["csi"] for c in book["cost_codes"]}
+    for app, keys in ERP_KEYS.items():
+        for m in book["erp_cost_code_map"]:
+            if m[keys["cost_code_field"]] != erp_code(app, m["code"], csi[m["code"]]):
+                assert (m["code"], keys["cost_code_field"]) in registry, (app, m)
+        if keys["job_field"]:
+            assert all(j[keys["job_field"]] == erp_job(app, j) for j in book["jobs"])
+    assert by(book["erp_cost_code_map"], "code")["31-200"]["intacct_task"] == "31-200"

@@ -36,4 +36,48 @@ def test_spelling_conventions_are_not_divergences():
     assert consistency.same_company("J.S. Morales Excavating, Inc.", "JS MORALES EXCAVATING INC")
     assert consistency.same_company("J&M Site Services, LLC", "J AND M SITE SERVICES")
     assert not consistency.same_company("JSM Excavating", "JS Morales Excavating Inc")
-    assert consistency.vista_phase_format("31-200") == "31200-000-"
+
+def test_each_erps_own_format_is_a_convention_not_a_divergence():
+    from seeds.erp_keys import erp_code, erp_job
+    assert erp_code("vista_erp", "31-200", "31 23 00") == "31200-000-"
+    assert erp_code("sage_intacct", "31-200", "31 23 00") == "31-200"
+    assert erp_job("vista_erp", {"job": "1042", "start_date": "2024-03-01"}) == "1042"
+
+
+def test_every_erp_manifest_is_checked(store):
+    """The checker loops over the registry's ERPs: each one's tables are read, and a difference
+    planted in any one of them is caught."""
+    from portals.core.registry import load_apps
+    erps = {s.name for s in load_apps().values() if s.kind == "erp"}
+    assert {app for app, _cfg in consistency.erp_apps()} == erps and len(erps) >= 2
+    book = load_book()
+    episode = store.create(sorted(erps | {"procore"}))
+    try:
+        live = _EpisodeTemplates(episode)
+        assert consistency.job_mismatches(live, book) == []
+        for app in sorted(erps):
+            conn = episode.app(app).conn
+            conn.execute("UPDATE jobs SET name = name || ' (old)' WHERE job = (SELECT MIN(job) FROM jobs)")
+            planted = consistency.job_mismatches(live, book)
+            assert [(m.entity, m.field, m.detail) for m in planted] == [
+                ("job", "name", f"{app} differs from procore")], app
+            episode.reset()
+    finally:
+        store.drop(episode.id)
+
+
+class _EpisodeTemplates:
+    """An episode's live tables behind the checker's store interface (template(app).rows)."""
+
+    def __init__(self, episode):
+        self.episode = episode
+
+    def template(self, app):
+        from portals.core.db import read_table
+        inst = self.episode.app(app)
+
+        class Live:
+            def rows(self, table):
+                pk = inst.spec.pks[table]
+                return {r[pk]: r for r in read_table(inst.conn, table, pk)}
+        return Live()

@@ -29,6 +29,12 @@ MISSING = "ACME-0001"  # an invoice number that occurs nowhere in the book
 
 # -- the dispatch: every guarded call is an attempt on record ---------------------------------
 
+def _erp_tool(app: str, *services: str) -> str:
+    """The product's own tool for the first of these ERP services its manifest offers."""
+    names = APPS[app].service_tool_names
+    return next(names[s] for s in services if s in names)
+
+
 def _first(env, name: str, args: dict, where=lambda row: True) -> dict:
     rows = [r for r in env.call(name, {**args, "per_page": 100})["items"] if where(r)]
     assert rows, f"{name}({args}) found nothing to act on"
@@ -64,8 +70,7 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
                 "message.forward": {"message_id": received, "to": ["name@example.com"]}}[tool]
     if app == "procore":
         return {"requisition_id": _first(env, "procore.requisitions.list", {"status": "approved"})["requisition_id"]}
-    listing, post = {"sage_intacct": ("accounts-payable/bill.query", "accounts-payable/bill.post"),
-                     "vista_erp": ("ap.transactions.list", "ap.invoice.approve")}[app]
+    listing, post = _erp_tool(app, "query_bills", "list_posted_bills"), _erp_tool(app, "post_bill")
     if tool == post:
         return _a_bill_the_product_would_post(env, app, listing, post, store)
     return {}  # a payment run over every open posted bill
@@ -79,11 +84,11 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "message.reply": {"message_id": "MSG-NOPE", "comment": "Thanks"},
     "message.forward": {"message_id": "MSG-NOPE", "to": ["name@example.com"]},
     "payments.disburse": {"requisition_id": 999999999},
-    "accounts-payable/bill.post": {"vendor_id": "V9999", "bill_number": MISSING},
-    "accounts-payable/check-run.create": {"bill_numbers": [MISSING]},
-    "ap.invoice.approve": {"vendor_id": "99999", "bill_number": MISSING},
-    "ap.payment_batch.post": {"bill_numbers": [MISSING]},
 }
+for _spec in (s for s in APPS.values() if s.kind == "erp"):  # each ERP in its own words
+    MISSING_RECORD[_erp_tool(_spec.name, "post_bill")] = {
+        "vendor_id": _spec.manifest["erp"]["vendor_id_example"], "bill_number": MISSING}
+    MISSING_RECORD[_erp_tool(_spec.name, "create_payment_run")] = {"bill_numbers": [MISSING]}
 REFUSED = {  # (why, arguments): every way a call can be refused before or inside the service
     "unbindable": lambda tool: {"no_such_argument": "x"},
     "not an object": lambda tool: ["not", "an", "object"],
@@ -136,7 +141,7 @@ def test_a_refused_guarded_call_is_an_attempt_on_record_and_changes_nothing(stor
 # -- guarded buttons: the same in the portal, with the banner a person reads -------------------
 
 def _bill_id(env, app: str, args: dict) -> str:
-    listing = "accounts-payable/bill.query" if app == "sage_intacct" else "ap.transactions.list"
+    listing = _erp_tool(app, "query_bills", "list_posted_bills")
     rows = env.call(f"{app}.{listing}", {"bill_number": args["bill_number"], "vendor_id": args["vendor_id"]})
     return rows["items"][0]["bill_id"]
 
@@ -160,7 +165,7 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
     if app == "procore":
         req = _first(env, "procore.requisitions.list", {"status": "approved"})
         return [("pay", f"{base}/projects/{req['project_number']}/invoicing/{req['requisition_id']}/pay", {"amount": ""})]
-    post = "accounts-payable/bill.post" if app == "sage_intacct" else "ap.invoice.approve"
+    post = _erp_tool(app, "post_bill")
     bill = _bill_id(env, app, accepted_args(env, app, post, store))
     return [("post", f"{base}/ap/bills/{bill}/post", {}), ("payment run", f"{base}/ap/payment-run", {})]
 
@@ -306,7 +311,7 @@ def test_a_new_row_in_a_money_state_is_refused_even_in_an_empty_table(store):
     does not."""
     from portals.erp.models import JournalEntry
 
-    for app in ("sage_intacct", "vista_erp"):
+    for app in [name for name, spec in APPS.items() if spec.kind == "erp"]:
         episode = store.create([app])
         try:
             inst = episode.app(app)

@@ -10,7 +10,8 @@ from portals.core.dispatch import ServiceContext
 from portals.core.errors import ToolError
 from portals.core.tools import READ, service
 
-from .models import Commitment, CostCode, ErpCostCodeMap, ManpowerEntry, Project, Requisition, Vendor
+from .models import (Commitment, CostCode, ErpCostCodeMap, ErpIntegration, ManpowerEntry, Project,
+                     Requisition, Vendor)
 from .queries import contains, paged, project_by_number
 
 
@@ -110,27 +111,43 @@ def list_cost_codes(ctx: ServiceContext, search: str | None = None, division: st
 
 
 @service(READ)
-def get_erp_cost_code_map(ctx: ServiceContext, search: str | None = None,
+def get_erp_cost_code_map(ctx: ServiceContext, search: str | None = None, erp_app: str | None = None,
                           page: int = 1, per_page: int = 100) -> dict:
-    """Show how each Procore cost code maps to the ERPs: the Vista phase and the Intacct task.
+    """Show the crosswalk from each Procore cost code to each mapped ERP's own code.
 
-    Some codes are consolidated into a sibling phase in Vista, so the map is not the identity.
+    An ERP may consolidate a code into a sibling, so its code is not always the Procore code
+    written another way. Each row gives the Procore code, its description and erp_codes (the
+    code in each ERP, by app name); erps lists the mapped ERPs and which one is connected.
 
     Args:
-        search: Text to find in the Procore code, Vista phase or Intacct task.
+        search: Text to find in the Procore code, its description or an ERP's code.
+        erp_app: Only this ERP's codes (an app name listed in erps).
         page: Page number, starting at 1.
         per_page: Rows per page, 1 to 100.
     """
-    stmt = (select(ErpCostCodeMap, CostCode.description)
-            .join(CostCode, CostCode.code == ErpCostCodeMap.code, isouter=True)
-            .order_by(ErpCostCodeMap.code))
+    erps = [{"erp_app": e.erp_app, "label": e.label, "connected": e.connected}
+            for e in ctx.session.scalars(select(ErpIntegration).order_by(ErpIntegration.erp_app))]
+    wanted = erp_app.strip() if erp_app else None
+    if wanted and wanted not in {e["erp_app"] for e in erps}:
+        raise ToolError(f"No ERP named {wanted!r} is mapped; the mapped ERPs are "
+                        f"{', '.join(e['erp_app'] for e in erps)}.", "erp_app")
+    stmt = (select(ErpCostCodeMap.pm_cost_code, CostCode.description)
+            .join(CostCode, CostCode.code == ErpCostCodeMap.pm_cost_code, isouter=True)
+            .group_by(ErpCostCodeMap.pm_cost_code, CostCode.description).order_by(ErpCostCodeMap.pm_cost_code))
+    if wanted:
+        stmt = stmt.where(ErpCostCodeMap.erp_app == wanted)
     if search:
-        stmt = stmt.where(or_(contains(ErpCostCodeMap.code, search),
-                              contains(ErpCostCodeMap.vista_phase, search),
-                              contains(ErpCostCodeMap.intacct_task, search)))
-    return paged(ctx.session, stmt, page, per_page, lambda r: {
-        "procore_code": r[0].code, "description": r[1] or "", "vista_phase": r[0].vista_phase,
-        "intacct_task": r[0].intacct_task})
+        stmt = stmt.where(or_(contains(ErpCostCodeMap.pm_cost_code, search), contains(ErpCostCodeMap.erp_code, search),
+                              contains(CostCode.description, search)))
+
+    def shape(r) -> dict:
+        rows = ctx.session.scalars(select(ErpCostCodeMap).where(ErpCostCodeMap.pm_cost_code == r[0])
+                                   .order_by(ErpCostCodeMap.erp_app))
+        return {"procore_code": r[0], "description": r[1] or "",
+                "erp_codes": {m.erp_app: m.erp_code for m in rows if not wanted or m.erp_app == wanted}}
+    result = paged(ctx.session, stmt, page, per_page, shape)
+    result["erps"] = [e for e in erps if not wanted or e["erp_app"] == wanted]
+    return result
 
 
 @service(READ)

@@ -10,7 +10,8 @@ from portals.core.dispatch import ServiceContext
 from portals.core.errors import ToolError
 from portals.core.tools import GUARDED, READ, WRITE, Amount, service
 
-from .models import Commitment, CommitmentLine, CostCode, ErpCostCodeMap, Project, Requisition, Vendor
+from .models import (Commitment, CommitmentLine, CostCode, ErpCostCodeMap, ErpIntegration, Project,
+                     Requisition, Vendor)
 from .queries import (CONTRACT_TYPES, STATUS_WORDS, commitment_by_number, commitment_row, contains,
                       paged, project_by_number, requisition_by_id, requisition_row)
 
@@ -62,9 +63,17 @@ def list_commitments(ctx: ServiceContext, project_number: str | None = None,
     return paged(ctx.session, stmt, page, per_page, lambda r: commitment_row(*r))
 
 
+def connected_erp(session) -> str | None:
+    """The ERP the company's integration is connected to (its codes are the ones synced)."""
+    return session.scalar(select(ErpIntegration.erp_app).where(ErpIntegration.connected.is_(True)))
+
+
 @service(READ)
 def get_commitment(ctx: ServiceContext, number: str) -> dict:
     """Show one commitment: its header and its schedule of values (SOV) lines with cost codes.
+
+    Each line's erp_cost_code is the code in the ERP the company's integration is connected
+    to (erp_app), read from the ERP cost-code map.
 
     Args:
         number: The commitment number, e.g. "9999-01" or "SC-9999-01".
@@ -72,20 +81,22 @@ def get_commitment(ctx: ServiceContext, number: str) -> dict:
     c = commitment_by_number(ctx.session, number)
     project = ctx.session.get(Project, c.project_id)
     vendor = ctx.session.get(Vendor, c.vendor_id) if c.vendor_id is not None else None
+    erp = connected_erp(ctx.session)
     lines = ctx.session.execute(
         select(CommitmentLine, CostCode.description, ErpCostCodeMap)
         .join(CostCode, CostCode.code == CommitmentLine.cost_code, isouter=True)
-        .join(ErpCostCodeMap, ErpCostCodeMap.code == CommitmentLine.cost_code, isouter=True)
+        .join(ErpCostCodeMap, (ErpCostCodeMap.pm_cost_code == CommitmentLine.cost_code)
+              & (ErpCostCodeMap.erp_app == erp), isouter=True)
         .where(CommitmentLine.commitment_id == c.commitment_id).order_by(CommitmentLine.line_no)).all()
     invoiced = sum((r.amount for r in ctx.session.scalars(
         select(Requisition).where(Requisition.commitment_id == c.commitment_id))), start=Decimal(0))
-    return {**commitment_row(c, project, vendor), "project_name": project.name,
+    return {**commitment_row(c, project, vendor), "project_name": project.name, "erp_app": erp,
             "invoiced_to_date": invoiced, "remaining": c.grand_total - invoiced,
             "lines": [{"line_no": line.line_no, "cost_code": line.cost_code,
                        "cost_code_description": desc or "", "cost_type": line.cost_type,
                        "description": line.description, "amount": line.amount,
-                       "erp_cost_code": erp.vista_phase if erp else ""}
-                      for line, desc, erp in lines]}
+                       "erp_cost_code": mapped.erp_code if mapped else ""}
+                      for line, desc, mapped in lines]}
 
 
 def _requisition_select():
@@ -163,7 +174,9 @@ def sync_commitment_to_erp(ctx: ServiceContext, number: str) -> dict:
         raise ToolError(f"The vendor of {c.number} is not linked to an ERP vendor; link it in the "
                         "Directory first.", "number", "wrong_state")
     mapped = ctx.session.scalar(
-        select(CommitmentLine.line_id).join(ErpCostCodeMap, ErpCostCodeMap.code == CommitmentLine.cost_code)
+        select(CommitmentLine.line_id)
+        .join(ErpCostCodeMap, (ErpCostCodeMap.pm_cost_code == CommitmentLine.cost_code)
+              & (ErpCostCodeMap.erp_app == connected_erp(ctx.session)))
         .where(CommitmentLine.commitment_id == c.commitment_id).limit(1))
     if mapped is None:
         raise ToolError(f"No SOV line of {c.number} has a cost code the ERP knows.", "number", "wrong_state")

@@ -61,13 +61,23 @@ class CostCode(Base):
     description: Mapped[str] = mapped_column(String(200))
 
 
+class ErpIntegration(Base):
+    """An ERP the company maps its cost codes to; the connected one receives the syncs."""
+
+    __tablename__ = "erp_integrations"
+    erp_app: Mapped[str] = mapped_column(String(40), primary_key=True)
+    label: Mapped[str] = mapped_column(String(100))
+    connected: Mapped[bool] = mapped_column(default=False)
+
+
 class ErpCostCodeMap(Base):
-    """How each company cost code is known in the ERPs (Vista consolidates some)."""
+    """The crosswalk from a company cost code to one ERP's own code (an ERP may consolidate)."""
 
     __tablename__ = "erp_cost_code_map"
-    code: Mapped[str] = mapped_column(String(20), primary_key=True)
-    vista_phase: Mapped[str] = mapped_column(String(30), default="")
-    intacct_task: Mapped[str] = mapped_column(String(30), default="")
+    map_key: Mapped[str] = mapped_column(String(64), primary_key=True)  # "<erp_app>|<pm_cost_code>"
+    erp_app: Mapped[str] = mapped_column(String(40), index=True)
+    pm_cost_code: Mapped[str] = mapped_column(String(20), index=True)
+    erp_code: Mapped[str] = mapped_column(String(30))
 
 
 class Commitment(Base):

@@ -7,10 +7,10 @@ from decimal import Decimal
 
 from portals.core.clock import Clock
 from portals.core.ids import stable_id
-from portals.core.registry import AppSpec
+from portals.core.registry import AppSpec, load_apps
 
 from .models import (BudgetLine, ChangeEvent, ChangeOrder, Commitment, CommitmentLine, CostCode,
-                     DirectCost, ErpCostCodeMap, ManpowerEntry, PrimeContract, PrimeContractLine,
+                     DirectCost, ErpCostCodeMap, ErpIntegration, ManpowerEntry, PrimeContract, PrimeContractLine,
                      Project, Requisition, Vendor)
 from .queries import CONTRACT_TYPES
 
@@ -50,8 +50,7 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     session.add_all(vendors.values())
     session.add_all(CostCode(code=c["code"], csi=c.get("csi", ""), division=c.get("division", c["code"][:2]),
                              description=c["description"]) for c in book["cost_codes"])
-    session.add_all(ErpCostCodeMap(code=m.get("procore_code") or m["code"], vista_phase=m.get("vista_phase", ""),
-                                   intacct_task=m.get("intacct_task", "")) for m in book["erp_cost_code_map"])
+    _erp_map(session, book)
     commitments = _commitments(session, app, book, projects, vendors)
     _requisitions(session, book, projects, vendors, commitments)
     _prime_contracts(session, app, book, projects)
@@ -63,6 +62,22 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     _changes(session, app, book, projects)
     _direct_costs(session, app, book, projects, vendors)
     _manpower(session, app, book, rng, clock, projects, vendors)
+
+
+def _erp_map(session, book: dict) -> None:
+    """One crosswalk row per company code and ERP: each ERP manifest names the book field that
+    holds its codes, so a new ERP is mapped without a line here."""
+    connected = book.get("meta", {}).get("pm_erp_app")
+    for erp in (s for s in load_apps().values() if s.kind == "erp"):
+        field = erp.manifest.get("erp", {}).get("cost_code_field")
+        rows = [m for m in book.get("erp_cost_code_map", []) if field and m.get(field)]
+        if not rows:
+            continue
+        session.add(ErpIntegration(erp_app=erp.name, label=erp.label, connected=erp.name == connected))
+        for m in rows:
+            code = m.get("procore_code") or m["code"]
+            session.add(ErpCostCodeMap(map_key=f"{erp.name}|{code}", erp_app=erp.name, pm_cost_code=code,
+                                       erp_code=m[field]))
 
 
 def _vendor(app: str, v: dict) -> Vendor:
