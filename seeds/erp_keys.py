@@ -37,6 +37,13 @@ ERP_KEYS = {
         "cost_code_field": "intacct_task", "cost_code": "{code}",
         "job_field": None, "job": "{job}",
     },
+    "foundation_erp": {
+        "label": "FOUNDATION", "code_word": "cost code",
+        "names": "foundation", "name_style": "legal",
+        "vendor_field": "foundation_vendor", "vendor_ids": {"rule": "name_code", "letters": 6},
+        "cost_code_field": "foundation_code", "cost_code": "{csi_digits}",
+        "job_field": "foundation_job", "job": "{start_yy}-{job}",
+    },
 }
 
 

@@ -102,7 +102,8 @@ def test_paper_identifiers(book):
     assert (jsm["legal_name"], jsm["dba"], jsm["trade"]) == ("J.S. Morales Excavating, Inc.", "JSM Excavating",
                                                             "excavation")
     assert jsm["names"] == {"procore": "J.S. Morales Excavating, Inc.", "vista": "JS MORALES EXCAVATING INC",
-                            "intacct": "JS Morales Excavating Inc"}
+                            "intacct": "JS Morales Excavating Inc",
+                            "foundation": "J.S. Morales Excavating, Inc."}
     for vid in ["V1000", "V1002", "V1003", "V1006", "V1007"]:
         assert vendors[vid]["coi_expires"] < CLOCK_DATE
     expired = [v for v in book["vendors"] if v["status"] == "active" and v["coi_expires"] < CLOCK_DATE]
@@ -265,7 +266,7 @@ def test_divergence_entries_point_at_real_records(book):
 
 def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
     """Every ERP's codes and job numbers follow its convention (seeds/erp_keys.py), except the
-    registered ones."""
+    registered ones; the third ERP writes cost codes as CSI digits and jobs as year-job."""
     from seeds.erp_keys import ERP_KEYS, erp_code, erp_job
     registry = {(d["key"], d["field"]) for d in book["divergences"] if d["entity"] == "cost_code"}
     csi = {c["code"]: c["csi"] for c in book["cost_codes"]}
@@ -275,4 +276,7 @@ def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
                 assert (m["code"], keys["cost_code_field"]) in registry, (app, m)
         if keys["job_field"]:
             assert all(j[keys["job_field"]] == erp_job(app, j) for j in book["jobs"])
-    assert by(book["erp_cost_code_map"], "code")["31-200"]["intacct_task"] == "31-200"
+    codes = by(book["erp_cost_code_map"], "code")
+    assert codes["31-200"]["foundation_code"] == "312300"
+    assert by(book["jobs"], "job")["1042"]["foundation_job"] == "24-1042"
+    assert by(book["vendors"], "vendor_id")["V1001"]["foundation_vendor"] == "JSMORA01"

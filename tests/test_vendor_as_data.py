@@ -23,6 +23,10 @@ APPS = ERPS  # the apps of this module's episodes
 VENDOR_NAMES = sorted(SPECS) + ["vista", "intacct", "foundation"]
 
 
+def test_a_third_erp_is_registered_from_its_manifest_alone():
+    assert {"vista_erp", "sage_intacct", "foundation_erp"} <= set(ERPS)
+
+
 def test_no_template_branches_on_a_vendor_name():
     """Templates read the vocabulary; a comparison with the app or skin name would give a new
     vendor some other vendor's words."""
