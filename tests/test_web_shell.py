@@ -72,6 +72,7 @@ def test_an_app_outside_the_episode_is_a_404_page_in_its_skin(flask_app, store, 
         body = resp.get_data(as_text=True)
         assert resp.status_code == 404, body[:300]
         assert "is not part of this episode; it has Outlook, Procore." in body
+        assert f'class="skin-{skin}"' in body
         with client.session_transaction() as s:
             token = s["csrf"]
         assert client.post(path, data={"csrf_token": token}).status_code in (404, 405)
