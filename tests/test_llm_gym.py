@@ -60,3 +60,18 @@ def test_step_limit_truncates_with_the_grade(store):
     _, reward, terminated, truncated, info = env.step(json.dumps({"tool": "procore.projects.list", "args": {}}))
     assert truncated and not terminated and reward == 0.0 and info["verdict"]
     env.close()
+
+
+def test_a_gym_episode_is_an_evaluation_episode_the_launcher_will_not_serve(store):
+    """A browser agent in a gym env cannot use the launcher to start a fresh, ungraded episode."""
+    from portals.core.web import create_app, enter_url
+
+    env = CfabEnv(TASK, store=store)
+    env.reset()
+    episode = env._episode
+    app = create_app(store, secret_key="gym-test", admin_token="gym-admin")
+    client = app.test_client()
+    assert client.get(enter_url(app, episode.id, "/")).status_code == 302
+    home = client.get("/")
+    assert home.status_code == 403 and b"evaluation" in home.data.lower()
+    env.close()
