@@ -72,6 +72,10 @@ def test_a_gym_episode_is_an_evaluation_episode_the_launcher_will_not_serve(stor
     app = create_app(store, secret_key="gym-test", admin_token="gym-admin")
     client = app.test_client()
     assert client.get(enter_url(app, episode.id, "/")).status_code == 302
-    home = client.get("/")
-    assert home.status_code == 403 and b"evaluation" in home.data.lower()
+    client.get("/")
+    with client.session_transaction() as sess:
+        csrf = sess.get("csrf")
+    fresh = client.post(f"/tasks/{TASK}/start", data={"csrf_token": csrf})
+    assert fresh.status_code == 403 and b"evaluation episode" in fresh.data
+    assert store.get(episode.id) is episode and len(episode.calls) == 0
     env.close()
