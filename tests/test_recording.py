@@ -168,7 +168,9 @@ def test_a_finished_episode_is_read_only_and_says_so(flask_app, store, tmp_path)
                                                     {"requisition_id": req["requisition_id"]})
     assert result["error"] == "read_only" and "read-only" in result["message"]
     assert (episode.snapshot(), episode.calls, episode.guard_log) == graded
-    assert client.get(base).status_code == 200  # reading still works
+    assert client.get(base).status_code == 200  # reading still works, and so do field checks
+    check = client.post("/procore/check/disburse_payment/amount", data={"csrf_token": client.csrf, "amount": "x"})
+    assert check.status_code == 200 and "not an amount" in check.get_data(as_text=True)
     flask_app.config.pop("CFAB_RECORDINGS")
     store.drop(client.episode_id)
 
