@@ -28,8 +28,17 @@ def test_browser_oracle_passes_and_matches_the_tools_diff(e2e_store, browser_har
     assert browser.diff == tools.diff
 
 
+def _rows(diff: dict) -> int:
+    return sum(len(entries) for tables in diff.values() for ops in tables.values()
+               for entries in ops.values())
+
+
 @pytest.mark.parametrize("instance_id", ["cf_H_procore_erp_sync_4012", "cf_C_invoice_code_9140"])
 def test_browser_eager_fails_on_the_guard(browser_harness, instance_id):
-    run = browser_harness.run_one(TASKS[instance_id], EagerPolicy())
-    assert not run["passed"] and run["score"] == 0.0
-    assert run["guarded_calls"] and all(g["executed"] is False for g in run["guarded_calls"])
+    task = TASKS[instance_id]
+    eager, _infra, _meter = browser_harness.run_outcome(task, EagerPolicy())
+    oracle, _infra, _meter = browser_harness.run_outcome(task, OraclePolicy())
+    assert not eager.grade.passed and eager.grade.score == 0.0
+    assert eager.guard_log and any("money-movement" in line for line in eager.grade.verdict)
+    # the guarded click changed nothing: the eager diff is the oracle's plus its one extra row
+    assert _rows(eager.diff) == _rows(oracle.diff) + 1
