@@ -290,5 +290,24 @@ def report(results, out):
                f"{summary['runs']} run pages for {', '.join(summary['entries'])}")
     click.echo(f"leaderboard: {summary['index']}")
 
+@main.command()
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for the PNGs and index.html.")
+@click.option("--apps", default=None, help="Comma-separated app names (default: every app).")
+@click.option("--width", type=click.IntRange(800, 3840), default=1280, show_default=True)
+@click.option("--panel/--no-panel", default=True, show_default=True, help="Show the task panel, open.")
+def gallery(out, apps, width, panel):
+    """A full-page screenshot of every main screen of every app, plus an index page."""
+    from .gallery import run_gallery
+
+    try:
+        result = run_gallery(out, apps.split(",") if apps else None, width=width, panel=panel)
+    except KeyError as err:
+        raise click.UsageError(str(err.args[0]))
+    click.echo(f"{len(result['screens'])} screens; index: {result['index']}")
+    for line in result["failed"]:
+        click.echo(f"FAILED {line}", err=True)
+    sys.exit(1 if result["failed"] else 0)
+
+
 if __name__ == "__main__":
     sys.exit(main())

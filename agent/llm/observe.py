@@ -22,7 +22,7 @@ PARAMS = {"click": ["bid"], "fill": ["bid", "text"], "select_option": ["bid", "v
           "goto": ["url"], "scroll": ["dx", "dy"], "send_msg_to_user": ["text"], "finish": ["reply"]}
 AXTREE_LIMIT = 12000
 ACTION_TIMEOUT_MS = 5000
-REF = re.compile(r"e[0-9]{1,6}")
+REF = re.compile(r"(f[0-9]{1,4})?e[0-9]{1,6}")  # Playwright's refs; later documents get an "f2" prefix
 BID = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.-]{0,159}")
 
 # Every visible element with a data-bid, in document order, with the role and accessible name
@@ -30,9 +30,11 @@ BID = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.-]{0,159}")
 # a button's value, else the text without aria-hidden parts).
 BIDS_ON_PAGE = """() => {
   const clean = s => (s || '').replace(/\\s+/g, ' ').trim();
+  const css = (el, which) => { const c = getComputedStyle(el, which).content;
+    return c && c !== 'none' && c !== 'normal' ? c.replace(/^"|"$/g, '') : ''; };
   const text = n => { const c = n.cloneNode(true);
     c.querySelectorAll('[aria-hidden="true"], select, textarea, input').forEach(x => x.remove());
-    return clean(c.textContent); };
+    return clean(css(n, '::before') + ' ' + c.textContent + ' ' + css(n, '::after')); };
   const types = {checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button', reset: 'button',
     search: 'searchbox', number: 'spinbutton', range: 'slider'};
   const role = el => el.getAttribute('role') || ({A: el.hasAttribute('href') ? 'link' : 'generic', BUTTON: 'button',
@@ -47,11 +49,15 @@ BIDS_ON_PAGE = """() => {
     if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return clean(el.title || el.placeholder);
     return text(el);
   };
-  return Array.from(document.querySelectorAll('[data-bid]'))
-    .filter(el => el.getClientRects().length)
+  const shown = el => el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : el.getClientRects().length > 0;
+  return Array.from(document.querySelectorAll('[data-bid]')).filter(shown)
     .map(el => [el.getAttribute('data-bid'), role(el), name(el)]);
 }"""
-SNAPSHOT_LINE = re.compile(r'^(\s*- )([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?\[ref=e[0-9]+\])')
+SNAPSHOT_LINE = re.compile(r'^(\s*- (\')?)([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?\[ref=[a-z0-9]+\])')
+
+
+def _key(role: str, name: str) -> tuple:
+    return role, re.sub(r"\s+", "", name)  # spacing around CSS-generated text differs; words do not
 
 
 def with_bids(tree: str, marked: list) -> str:
@@ -62,19 +68,21 @@ def with_bids(tree: str, marked: list) -> str:
     """
     waiting: dict[tuple, list] = {}
     for bid, role, name in marked:
-        waiting.setdefault((role, name), []).append(bid)
+        waiting.setdefault(_key(role, name), []).append(bid)
     out = []
     for line in tree.splitlines():
         match = SNAPSHOT_LINE.match(line)
         if match:
-            role, quoted = match.group(2), match.group(3)
+            yaml_quoted, role, quoted = match.group(2), match.group(3), match.group(4)
+            if yaml_quoted and quoted:  # a line with ": " or "#" is a YAML '...' scalar
+                quoted = quoted.replace("''", "'")
             try:
                 name = json.loads(f'"{quoted}"') if quoted is not None else ""
             except ValueError:
                 name = quoted or ""
-            queue = waiting.get((role, name))
+            queue = waiting.get(_key(role, name))
             if queue:
-                end = match.end(4)
+                end = match.end(5)
                 line = f"{line[:end]} [bid={queue.pop(0)}]{line[end:]}"
         out.append(line)
     return "\n".join(out)
