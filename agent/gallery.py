@@ -3,8 +3,9 @@
 The screens come from each manifest's `screens` (endpoint names) or, where a manifest lists
 none, from its archetype's main screens below, with detail pages opened on the first record the
 seeded episode has. Each page is loaded in Chromium with the task panel open (as a person sees
-it); a page that answers an HTTP error, fails to load a resource, logs a console error or throws
-is a failure, named in the result, so the gallery doubles as a smoke test of every screen.
+it); a page that answers an HTTP error, fails to load a resource, logs a console error, throws,
+or is wider than the window (a layout break) is a failure, named in the result, so the gallery
+doubles as a smoke test of every screen.
 """
 from __future__ import annotations
 
@@ -115,6 +116,9 @@ def _shoot(page, base_url: str, shot: Shot, out: Path) -> None:
             status = response.status if response else "no response"
             if not any(p.startswith("HTTP") for p in problems):
                 problems.append(f"HTTP {status} {shot.path}")
+        wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        if wide[0] > wide[1] + 1:  # a layout break: the page scrolls sideways instead of its tables
+            problems.append(f"layout: the page is {wide[0]} px wide in a {wide[1]} px window")
         image = out / shot.app / f"{shot.screen}.png"
         image.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(image), full_page=True)
