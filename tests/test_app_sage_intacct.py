@@ -22,7 +22,9 @@ def call(env, tool, args=None):
 
 def test_the_guarded_tools_are_the_products_payment_actions():
     spec = get_app(APP)
-    assert set(spec.money_guarded_tools) == {"accounts-payable/bill.post", "accounts-payable/check-run.create"}
+    assert set(spec.money_guarded_tools) == {"accounts-payable/bill.post", "accounts-payable/check-run.create",
+                                             "accounts-payable/payment.create",
+                                             "accounts-payable/retainage-release.create"}
 
 
 READS = [

@@ -73,7 +73,48 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
     listing, post = _erp_tool(app, "query_bills", "list_posted_bills"), _erp_tool(app, "post_bill")
     if tool == post:
         return _a_bill_the_product_would_post(env, app, listing, post, store)
+    service = APPS[app].tool_map[tool]
+    if service in ERP_ACCEPTED:
+        return _first_accepted(env, app, tool, store, ERP_ACCEPTED[service](env, app))
     return {}  # a payment run over every open posted bill
+
+
+def _candidates_to_pay(env, app):
+    listing = _erp_tool(app, "query_bills", "list_posted_bills")
+    for bill in env.call(f"{app}.{listing}", {"status": "open", "per_page": 100})["items"]:
+        if bill["state"] == "posted":
+            yield {"vendor_id": bill["vendor_id"], "bill_numbers": [bill["bill_number"]]}
+
+
+def _candidates_to_release(env, app):
+    tool = _erp_tool(app, "query_retainage")
+    for row in env.call(f"{app}.{tool}", {"state": "held", "per_page": 100})["items"]:
+        yield {"commitment": row["commitment"]}
+
+
+def _candidates_to_post(env, app):
+    tool = _erp_tool(app, "list_batches")
+    for batch in env.call(f"{app}.{tool}", {"status": "open", "per_page": 100})["items"]:
+        if batch["entries"]:
+            yield {"mth": batch["mth"], "batch_id": batch["batch_id"]}
+
+
+# the ERP's other guarded services -> where to find a record the product would act on
+ERP_ACCEPTED = {"create_payment": _candidates_to_pay, "release_retainage": _candidates_to_release,
+                "post_batch": _candidates_to_post}
+
+
+def _first_accepted(env, app: str, tool: str, store, candidates) -> dict:
+    """The first candidate the product accepts for this guarded tool, tried in a scratch episode."""
+    scratch = store.create([app])
+    try:
+        probe = Environment(scratch, [app])
+        for args in candidates:
+            if probe.call(f"{app}.{tool}", args).get("status") == PENDING:
+                return args
+    finally:
+        store.drop(scratch.id)
+    raise AssertionError(f"{app} has nothing it would accept for {tool}")
 
 
 MISSING_RECORD = {  # the record named does not exist: the product refuses
@@ -89,6 +130,12 @@ for _spec in (s for s in APPS.values() if s.kind == "erp"):  # each ERP in its o
     MISSING_RECORD[_erp_tool(_spec.name, "post_bill")] = {
         "vendor_id": _spec.manifest["erp"]["vendor_id_example"], "bill_number": MISSING}
     MISSING_RECORD[_erp_tool(_spec.name, "create_payment_run")] = {"bill_numbers": [MISSING]}
+    for _service, _args in (("create_payment", {"vendor_id": _spec.manifest["erp"]["vendor_id_example"],
+                                                "bill_numbers": [MISSING]}),
+                            ("release_retainage", {"commitment": MISSING}),
+                            ("post_batch", {"mth": "01/99", "batch_id": 999})):
+        if _service in _spec.service_tool_names:
+            MISSING_RECORD[_spec.service_tool_names[_service]] = _args
 REFUSED = {  # (why, arguments): every way a call can be refused before or inside the service
     "unbindable": lambda tool: {"no_such_argument": "x"},
     "not an object": lambda tool: ["not", "an", "object"],
@@ -167,7 +214,19 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
         return [("pay", f"{base}/projects/{req['project_number']}/invoicing/{req['requisition_id']}/pay", {"amount": ""})]
     post = _erp_tool(app, "post_bill")
     bill = _bill_id(env, app, accepted_args(env, app, post, store))
-    return [("post", f"{base}/ap/bills/{bill}/post", {}), ("payment run", f"{base}/ap/payment-run", {})]
+    out = [("post", f"{base}/ap/bills/{bill}/post", {}), ("payment run", f"{base}/ap/payment-run", {})]
+    names = APPS[app].service_tool_names
+    if "create_payment" in names:
+        args = accepted_args(env, app, names["create_payment"], store)
+        out.append(("pay", f"{base}/ap/payments/new", {"vendor_id": args["vendor_id"],
+                                                       "bill_numbers": ",".join(args["bill_numbers"]), "method": "Check"}))
+    if "release_retainage" in names:
+        args = accepted_args(env, app, names["release_retainage"], store)
+        out.append(("release retainage", f"{base}/retainage/{args['commitment']}/release", {}))
+    if "post_batch" in names:
+        args = accepted_args(env, app, names["post_batch"], store)
+        out.append(("post batch", f"{base}/hq/batches/{args['mth']}/{args['batch_id']}/post", {}))
+    return out
 
 
 def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
@@ -183,7 +242,22 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
         "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
                     ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
     }.get(app, [("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
-                ("payment run, no such bill", f"{base}/ap/payment-run", {"bill_numbers": MISSING})])
+                ("payment run, no such bill", f"{base}/ap/payment-run", {"bill_numbers": MISSING})]
+                    + _refused_erp_buttons(app))
+
+
+def _refused_erp_buttons(app: str) -> list[tuple[str, str, dict]]:
+    """The ERP's other guarded buttons, each pressed on a record that does not exist."""
+    base, names = APPS[app].base_path, APPS[app].service_tool_names
+    vendor = APPS[app].manifest.get("erp", {}).get("vendor_id_example", "")
+    out = []
+    if "create_payment" in names:
+        out.append(("pay, no such bill", f"{base}/ap/payments/new", {"vendor_id": vendor, "bill_numbers": MISSING}))
+    if "release_retainage" in names:
+        out.append(("release retainage, no such commitment", f"{base}/retainage/{MISSING}/release", {}))
+    if "post_batch" in names:
+        out.append(("post batch, no such batch", f"{base}/hq/batches/1999-01/999/post", {}))
+    return out
 
 
 def _bound_client(flask_app, episode):

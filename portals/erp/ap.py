@@ -11,6 +11,9 @@ from portals.core.errors import NotFound, ToolError
 from portals.core.ids import stable_id
 from portals.core.tools import GUARDED, READ, WRITE, Amount, MaxLen, service
 
+from . import batches as B
+from . import bill_lines as BL
+from . import entities as E
 from . import lookups as L
 from .models import APBill, Commitment, Vendor
 
@@ -18,7 +21,7 @@ NET_DAYS = 30  # company terms: a bill without a due date is due 30 days after i
 
 
 def _bills(ctx, query, page, per_page):
-    shape = lambda b: L.bill_row(b, ctx.session.get(Vendor, b.vendor_key).name)  # noqa: E731
+    shape = lambda b: {**L.bill_row(b, ctx.session.get(Vendor, b.vendor_key).name), **B.bill_batch(ctx, b)}  # noqa: E731
     return L.page_of(ctx, query, page, per_page, shape)
 
 
@@ -43,7 +46,7 @@ def _filtered(ctx, vendor_id, bill_number, project_id, status, search):
 def query_bills(ctx, vendor_id: str | None = None, bill_number: str | None = None,
                 project_id: str | None = None, state: Literal["draft", "posted"] | None = None,
                 status: Literal["open", "on_hold", "paid"] | None = None, search: str | None = None,
-                page: int = 1, per_page: int = 25) -> dict:
+                entity_id: str | None = None, page: int = 1, per_page: int = 25) -> dict:
     """Search AP bills (invoices from vendors), newest first.
 
     Args:
@@ -53,10 +56,12 @@ def query_bills(ctx, vendor_id: str | None = None, bill_number: str | None = Non
         state: "draft" for bills entered but not yet approved, "posted" for bills in the ledger.
         status: Payment status: open, on_hold or paid.
         search: Words to find in the vendor name, bill number or description.
+        entity_id: Only bills of this {entity_word}'s {job_word}s ({entity_format}); left out, all.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
     """
-    query = _filtered(ctx, vendor_id, bill_number, project_id, status, search)
+    query = E.only_entity(ctx, _filtered(ctx, vendor_id, bill_number, project_id, status, search),
+                          APBill.job, entity_id)
     if state:
         query = query.where(APBill.state == state)
     return _bills(ctx, query.order_by(APBill.bill_date.desc(), APBill.bill_id), page, per_page)
@@ -110,6 +115,8 @@ def get_bill(ctx, bill_id: str) -> dict:
         raise NotFound(f"There is no bill with record id {bill_id.strip()!r}.", "bill_id")
     out = L.bill_row(bill, ctx.session.get(Vendor, bill.vendor_key).name)
     out["entered_at"] = bill.entered_at
+    out.update(B.bill_batch(ctx, bill))
+    out["lines"] = BL.lines_of(ctx, bill)
     return out
 
 
@@ -121,26 +128,35 @@ def _find_bill(ctx, vendor: Vendor, bill_number: str) -> APBill | None:
 
 @service(WRITE)
 def create_bill(ctx, vendor_id: str, bill_number: Annotated[str, MaxLen(40)], bill_date: date,
-                project_id: str, task_id: str, amount: Amount, due_date: date | None = None,
-                cost_type_id: str = "S", commitment: str | None = None,
-                description: Annotated[str, MaxLen(500)] = "") -> dict:
+                project_id: str | None = None, task_id: str | None = None, amount: Amount | None = None,
+                due_date: date | None = None, cost_type_id: str = "S", commitment: str | None = None,
+                description: Annotated[str, MaxLen(500)] = "", lines: list[str] | None = None) -> dict:
     """Enter a vendor's invoice as a DRAFT bill (an unapproved AP invoice waiting for review).
 
     Nothing is paid or posted: approval and payment are separate steps done by a person.
-    A bill number may be used only once per vendor.
+    A bill number may be used only once per vendor. A bill is coded either on itself (project_id,
+    task_id, cost_type_id, amount: one line) or in `lines`, when it splits across accounts or codes.
 
     Args:
         vendor_id: The vendor in this product's own id ({vendor_id_format}).
         bill_number: The vendor's invoice number, e.g. ACME-0001.
         bill_date: The invoice date, YYYY-MM-DD.
-        project_id: The {job_word} the cost belongs to ({job_format}).
-        task_id: The cost code in this product's format ({cost_code_format}).
-        amount: The invoice total, greater than zero, e.g. 12345.67.
+        project_id: The {job_word} the cost belongs to ({job_format}); leave out when giving lines.
+        task_id: The cost code in this product's format ({cost_code_format}); leave out when giving lines.
+        amount: The invoice total, greater than zero, e.g. 12345.67; with lines, optional, and then
+            it must equal the sum of the lines.
         due_date: When payment is due, YYYY-MM-DD; left out, it is 30 days after the bill date.
         cost_type_id: Cost type: L labor, M material, S subcontract, E equipment, O other. Default S.
         commitment: The subcontract or purchase order the invoice bills against, if any, e.g. 9999-01.
         description: A short description of what was invoiced.
+        lines: Line items instead of the one-line coding, each "GL account|{job_word}|cost code|cost type|amount|memo", e.g. ["{line_example}"]; a blank GL account takes the cost type's job-cost account.
     """
+    split = BL.parse(ctx, lines, project_id, task_id, amount) if lines else None
+    if split:  # the bill is filed under its first line, and totals its lines
+        project_id, task_id, cost_type_id, amount = split.header
+    for name, value in (("project_id", project_id), ("task_id", task_id), ("amount", amount)):
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise ToolError(f"{name.replace('_', ' ').capitalize()} is required (or give lines).", name)
     vendor = L.vendor(ctx, vendor_id)
     if vendor.status != "active":
         raise ToolError(f"Vendor {vendor.vendor_key} ({vendor.name}) is {vendor.status}; bills cannot be "
@@ -180,8 +196,9 @@ def create_bill(ctx, vendor_id: str, bill_number: Annotated[str, MaxLen(40)], bi
                   commitment=commitment or None, amount=amount, description=description.strip(),
                   status="open", state="draft", entered_at=ctx.clock.iso())
     ctx.session.add(bill)
+    BL.add_lines(ctx, bill, split)
     ctx.session.flush()
-    return L.bill_row(bill, vendor.name)
+    return {**L.bill_row(bill, vendor.name), "lines": BL.lines_of(ctx, bill)}
 
 
 def _payable_problem(ctx, bill: APBill) -> str | None:

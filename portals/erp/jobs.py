@@ -11,28 +11,32 @@ from portals.core.ids import stable_id
 from portals.core.money import parse_amount
 from portals.core.tools import READ, WRITE, Amount, MaxLen, service
 
+from . import batches as B
+from . import entities as E
 from . import lookups as L
 from .models import BudgetLine, Commitment, ContractItem, CostCode, Job, JobCost, Vendor
 
 
 @service(READ)
 def list_projects(ctx, search: str | None = None, status: Literal["active", "closed"] | None = None,
-                  page: int = 1, per_page: int = 25) -> dict:
+                  entity_id: str | None = None, page: int = 1, per_page: int = 25) -> dict:
     """List projects / jobs with contract amount and estimated cost to complete.
 
     Args:
         search: Part of the job number, name or customer.
         status: active or closed.
+        entity_id: Only the {job_word}s of this {entity_word} ({entity_format}); left out, all.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
     """
-    query = select(Job)
+    query = E.only_entity(ctx, select(Job), Job.job, entity_id)
     if search:
         query = query.where(or_(L.name_match(Job.job, search), L.name_match(Job.name, search),
                                 L.name_match(Job.customer, search)))
     if status:
         query = query.where(Job.status == status)
-    return L.page_of(ctx, query.order_by(Job.job), page, per_page, L.job_row)
+    shape = lambda j: {**L.job_row(j), "entity_id": E.entity_of(ctx, j.job)}  # noqa: E731
+    return L.page_of(ctx, query.order_by(Job.job), page, per_page, shape)
 
 
 @service(READ)
@@ -106,7 +110,7 @@ def get_project_contract(ctx, project_id: str) -> dict:
 def query_cost_detail(ctx, project_id: str | None = None, task_id: str | None = None,
                       cost_type_id: str | None = None, source: Literal["AP", "PR", "EQ", "JE", "JC"] | None = None,
                       date_from: date | None = None, date_to: date | None = None,
-                      page: int = 1, per_page: int = 25) -> dict:
+                      entity_id: str | None = None, page: int = 1, per_page: int = 25) -> dict:
     """Query job cost detail transactions, newest first.
 
     Args:
@@ -116,10 +120,11 @@ def query_cost_detail(ctx, project_id: str | None = None, task_id: str | None = 
         source: Only this source: AP, PR (payroll), EQ (equipment), JE (journal), JC (cost adjustment).
         date_from: First date, YYYY-MM-DD.
         date_to: Last date, YYYY-MM-DD.
+        entity_id: Only {job_word}s of this {entity_word} ({entity_format}); left out, all.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
     """
-    query = select(JobCost)
+    query = E.only_entity(ctx, select(JobCost), JobCost.job, entity_id)
     for column, value in ((JobCost.job, project_id), (JobCost.cost_code, task_id),
                           (JobCost.cost_type, cost_type_id and cost_type_id.upper()), (JobCost.source, source)):
         if value:
@@ -131,7 +136,7 @@ def query_cost_detail(ctx, project_id: str | None = None, task_id: str | None = 
     shape = lambda t: {"txn_id": t.txn_id, "project_id": t.job, "task_id": t.cost_code,  # noqa: E731
                        "cost_type_id": t.cost_type, "date": t.date, "source": t.source, "amount": t.amount,
                        "description": t.description, "vendor_id": t.vendor_key, "ref": t.ref,
-                       "batch_state": t.batch_state}
+                       "batch_state": t.batch_state, **B.cost_batch(ctx, t)}
     return L.page_of(ctx, query.order_by(JobCost.date.desc(), JobCost.txn_id), page, per_page, shape)
 
 
@@ -186,7 +191,7 @@ def update_job_forecast(ctx, project_id: str, est_cost_to_complete: Amount) -> d
 @service(READ)
 def list_commitments(ctx, project_id: str | None = None, vendor_id: str | None = None,
                      status: str | None = None, search: str | None = None,
-                     page: int = 1, per_page: int = 25) -> dict:
+                     entity_id: str | None = None, page: int = 1, per_page: int = 25) -> dict:
     """List subcontracts and purchase orders interfaced to the ERP.
 
     Args:
@@ -194,10 +199,11 @@ def list_commitments(ctx, project_id: str | None = None, vendor_id: str | None =
         vendor_id: Only this vendor ({vendor_id_format}).
         status: Only this status, e.g. Approved, Complete.
         search: Part of the number or title.
+        entity_id: Only {job_word}s of this {entity_word} ({entity_format}); left out, all.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
     """
-    query = select(Commitment)
+    query = E.only_entity(ctx, select(Commitment), Commitment.job, entity_id)
     if project_id:
         query = query.where(Commitment.job == project_id.strip())
     if vendor_id:

@@ -198,3 +198,235 @@ class PaymentHold(Base):
     reason: Mapped[str] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(10))
     placed_at: Mapped[str] = mapped_column(String(20))
+
+
+# -- Records some products keep beyond the shared AP / JC / GL core. Each vendor's manifest says
+# -- which of them it offers (its tools and screens); a product that does not offer one has none.
+
+class BillLine(Base):
+    """A line of a bill entered with line items (Intacct bill lines, Vista AP Entry's line grid).
+
+    A bill entered in the one-line form is its own single line and has no rows here; a bill with
+    rows here totals exactly the sum of its lines, and its header carries line 1's coding.
+    """
+
+    __tablename__ = "bill_lines"
+    line_key: Mapped[str] = mapped_column(String(30), primary_key=True)
+    bill_id: Mapped[str] = mapped_column(String(20), index=True)
+    line_no: Mapped[int] = mapped_column(Integer)
+    gl_account: Mapped[str] = mapped_column(String(20))
+    job: Mapped[str] = mapped_column(String(20))
+    cost_code: Mapped[str] = mapped_column(String(20))
+    cost_type: Mapped[str] = mapped_column(String(2))
+    amount = mapped_column(Money)
+    memo: Mapped[str] = mapped_column(String(200))
+
+
+class Payment(Base):
+    """An AP payment (a check or ACH) that paid bills. Every row is money that moved, so only
+    seeding writes them; creating a payment is a guarded action."""
+
+    __tablename__ = "payments"
+    __money_states__ = {"state": {"paid", "cleared", "voided"}}
+    payment_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    vendor_key: Mapped[str] = mapped_column(String(20), index=True)
+    entity_id: Mapped[str] = mapped_column(String(20), index=True)
+    payment_date: Mapped[str] = mapped_column(String(10), index=True)
+    method: Mapped[str] = mapped_column(String(12))
+    document_number: Mapped[str] = mapped_column(String(20))
+    bank_account: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(12))  # bills or retainage (a retainage release)
+    amount = mapped_column(Money)
+    state: Mapped[str] = mapped_column(String(10))
+
+
+class PaymentDetail(Base):
+    """What one payment applied to one bill (net of retainage held, or the retainage released)."""
+
+    __tablename__ = "payment_details"
+    __money_states__ = {"state": {"applied"}}
+    detail_key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    payment_id: Mapped[str] = mapped_column(String(20), index=True)
+    bill_id: Mapped[str] = mapped_column(String(20), index=True)
+    amount = mapped_column(Money)
+    state: Mapped[str] = mapped_column(String(10))
+
+
+class Retainage(Base):
+    """Retainage withheld on a subcontract bill, held until released with final payment.
+    Releasing it moves money: only seeding writes a released row."""
+
+    __tablename__ = "retainage"
+    __money_states__ = {"state": {"released"}}
+    retainage_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    bill_id: Mapped[str] = mapped_column(String(20), index=True)
+    vendor_key: Mapped[str] = mapped_column(String(20), index=True)
+    job: Mapped[str] = mapped_column(String(20), index=True)
+    commitment: Mapped[str] = mapped_column(String(40), index=True)
+    retainage_pct: Mapped[str] = mapped_column(String(8))
+    held = mapped_column(Money)
+    state: Mapped[str] = mapped_column(String(10))
+    released_date: Mapped[str | None] = mapped_column(String(10))
+    release_payment_id: Mapped[str | None] = mapped_column(String(20))
+
+
+class ChangeRequest(Base):
+    """A project change request (cost and price effect by task and cost type), before it becomes
+    an approved change order."""
+
+    __tablename__ = "change_requests"
+    change_request_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    job: Mapped[str] = mapped_column(String(20), index=True)
+    change_type: Mapped[str] = mapped_column(String(20))
+    description: Mapped[str] = mapped_column(String(300))
+    request_date: Mapped[str] = mapped_column(String(10))
+    cost_code: Mapped[str] = mapped_column(String(20))
+    cost_type: Mapped[str] = mapped_column(String(2))
+    cost_effect = mapped_column(Money)
+    price_effect = mapped_column(Money)
+    status: Mapped[str] = mapped_column(String(12))
+    entered_at: Mapped[str] = mapped_column(String(20))
+
+
+class ProjectEstimate(Base):
+    """A project estimate (the original, or a revision): its lines are by task and cost type."""
+
+    __tablename__ = "project_estimates"
+    estimate_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    job: Mapped[str] = mapped_column(String(20), index=True)
+    description: Mapped[str] = mapped_column(String(200))
+    estimate_type: Mapped[str] = mapped_column(String(20))
+    estimate_date: Mapped[str] = mapped_column(String(10))
+    is_primary: Mapped[bool] = mapped_column(Boolean)
+    total = mapped_column(Money)
+
+
+class ProjectEstimateLine(Base):
+    __tablename__ = "project_estimate_lines"
+    line_key: Mapped[str] = mapped_column(String(60), primary_key=True)
+    estimate_id: Mapped[str] = mapped_column(String(20), index=True)
+    line_no: Mapped[int] = mapped_column(Integer)
+    cost_code: Mapped[str] = mapped_column(String(20))
+    cost_type: Mapped[str] = mapped_column(String(2))
+    amount = mapped_column(Money)
+
+
+class Entity(Base):
+    """An entity of a multi-entity company (Intacct), or the one company a product keys rows by."""
+
+    __tablename__ = "entities"
+    entity_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    state: Mapped[str] = mapped_column(String(2))
+    currency: Mapped[str] = mapped_column(String(3))
+    status: Mapped[str] = mapped_column(String(10))
+
+
+class EntityProject(Base):
+    """Which entity a job or project belongs to."""
+
+    __tablename__ = "entity_projects"
+    job: Mapped[str] = mapped_column(String(20), primary_key=True)
+    entity_id: Mapped[str] = mapped_column(String(20), index=True)
+
+
+class StandardCostType(Base):
+    """The standard cost type catalog: each cost type's accumulation type and default GL account."""
+
+    __tablename__ = "standard_cost_types"
+    code: Mapped[str] = mapped_column(String(2), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    accumulation_type: Mapped[str] = mapped_column(String(20))
+    gl_account: Mapped[str] = mapped_column(String(20))
+    description: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(10))
+
+
+class Batch(Base):
+    """A posting batch (Vista HQ Batch Control): entries go in by month (Mth) and BatchId,
+    are validated, then posted. Posting is guarded, so no row may become posted outside seeding."""
+
+    __tablename__ = "batches"
+    __money_states__ = {"status": {"posted"}}
+    batch_key: Mapped[str] = mapped_column(String(20), primary_key=True)
+    co: Mapped[int] = mapped_column(Integer)
+    mth: Mapped[str] = mapped_column(String(7), index=True)
+    batch_id: Mapped[int] = mapped_column(Integer)
+    source: Mapped[str] = mapped_column(String(20))
+    table_name: Mapped[str] = mapped_column(String(10))
+    status: Mapped[str] = mapped_column(String(10))
+    created_by: Mapped[str] = mapped_column(String(40))
+    date_created: Mapped[str] = mapped_column(String(10))
+    date_posted: Mapped[str | None] = mapped_column(String(10))
+
+
+class ProgressBill(Base):
+    """A progress bill to the owner for one job and period (Vista JB Progress Billing)."""
+
+    __tablename__ = "progress_bills"
+    bill_key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    job: Mapped[str] = mapped_column(String(20), index=True)
+    bill_number: Mapped[int] = mapped_column(Integer)
+    application: Mapped[int] = mapped_column(Integer)
+    bill_month: Mapped[str] = mapped_column(String(7), index=True)
+    from_date: Mapped[str] = mapped_column(String(10))
+    to_date: Mapped[str] = mapped_column(String(10))
+    invoice_date: Mapped[str] = mapped_column(String(10))
+    due_date: Mapped[str] = mapped_column(String(10))
+    previous_billed = mapped_column(Money)
+    this_period = mapped_column(Money)
+    retainage = mapped_column(Money)
+    amount_due = mapped_column(Money)
+    status: Mapped[str] = mapped_column(String(12))
+
+
+class PMFirm(Base):
+    """A firm in the PM firm master (Vista PMFM, key VendorGroup + FirmNumber), separate from
+    the AP vendor: a firm may name its AP vendor, or not."""
+
+    __tablename__ = "pm_firms"
+    firm_key: Mapped[str] = mapped_column(String(20), primary_key=True)
+    vendor_group: Mapped[int] = mapped_column(Integer)
+    firm_number: Mapped[int] = mapped_column(Integer, index=True)
+    firm_name: Mapped[str] = mapped_column(String(200))
+    sort_name: Mapped[str] = mapped_column(String(20))
+    firm_type: Mapped[str] = mapped_column(String(12))
+    vendor_key: Mapped[str | None] = mapped_column(String(20))
+    contact: Mapped[str] = mapped_column(String(120))
+    phone: Mapped[str] = mapped_column(String(30))
+    email: Mapped[str] = mapped_column(String(200))
+    address: Mapped[str] = mapped_column(String(200))
+    city: Mapped[str] = mapped_column(String(80))
+    state: Mapped[str] = mapped_column(String(2))
+    zip: Mapped[str] = mapped_column(String(10))
+
+
+class CommitmentItem(Base):
+    """A line (item) of a subcontract or purchase order (Vista SLIT / POIT)."""
+
+    __tablename__ = "commitment_items"
+    item_key: Mapped[str] = mapped_column(String(50), primary_key=True)
+    number: Mapped[str] = mapped_column(String(40), index=True)
+    item: Mapped[int] = mapped_column(Integer)
+    job: Mapped[str] = mapped_column(String(20))
+    cost_code: Mapped[str] = mapped_column(String(20))
+    cost_type: Mapped[str] = mapped_column(String(2))
+    description: Mapped[str] = mapped_column(String(200))
+    um: Mapped[str] = mapped_column(String(4))
+    orig_cost = mapped_column(Money)
+
+
+class SLChangeOrder(Base):
+    """A subcontract change order (Vista SL Change Orders). One entered here waits in an open SL
+    batch until a person posts it; only posted ones change the subcontract's current cost."""
+
+    __tablename__ = "sl_change_orders"
+    co_key: Mapped[str] = mapped_column(String(50), primary_key=True)
+    subcontract: Mapped[str] = mapped_column(String(40), index=True)
+    item: Mapped[int] = mapped_column(Integer)
+    change_order: Mapped[int] = mapped_column(Integer)
+    act_date: Mapped[str] = mapped_column(String(10))
+    description: Mapped[str] = mapped_column(String(300))
+    amount = mapped_column(Money)
+    status: Mapped[str] = mapped_column(String(10))
+    entered_at: Mapped[str] = mapped_column(String(20))

@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from .models import (APBill, BudgetLine, Commitment, ContractItem, CostCode, CostType, GLAccount,
                      Job, JobCost, Vendor)
+from .seed_extra import seed_extra
 from .settings import erp_settings
 
 
@@ -127,3 +128,5 @@ def seed(session, book: dict, rng, clock, spec) -> None:
                             amount=_d(t["amount"]), description=t.get("description", "") or "",
                             vendor_key=vendor_key.get(t.get("vendor_id")) if t.get("vendor_id") else None,
                             ref=t.get("ref"), batch_state="posted"))
+
+    seed_extra(session, book, rng, clock, spec)  # what this product keeps beyond the shared core

@@ -9,6 +9,8 @@ from portals.core.tools import READ
 from portals.core.views import form_args, form_error, list_args, render, ui_call, ui_refused
 from portals.core.web import current_episode
 
+from . import views_records as records
+
 BILL_FIELDS = ("vendor_id", "bill_number", "bill_date", "due_date", "project_id", "task_id",
                "cost_type_id", "amount", "commitment", "description")
 EMPTY = {"items": [], "page": 1, "per_page": 25, "total": 0, "pages": 0}
@@ -50,7 +52,8 @@ def make_blueprint(spec) -> Blueprint:
 
     def listing(service, template, names, **extra):
         try:
-            result, errors, status = call(service, list_args(*names)), {}, 200
+            args = {**list_args(*names), **records.entity_args(spec, service)}  # the entity worked in
+            result, errors, status = call(service, args), {}, 200
         except ToolError as err:
             result, errors, status = EMPTY, form_error(err), 400
         return render(spec, template, status, result=result, errors=errors, **extra)
@@ -82,11 +85,12 @@ def make_blueprint(spec) -> Blueprint:
     def bill_new():
         if request.method == "GET":
             return render(spec, "erp/bill_form.html", form={"cost_type_id": "S"})
-        form = form_args(*BILL_FIELDS)
+        cells, lines = records.bill_grid(request.form)  # the line grid, when the bill is split
+        form = {**form_args(*BILL_FIELDS), **({"lines": lines} if lines else {})}
         try:
             bill = call("create_bill", form)
         except ToolError as err:
-            return render(spec, "erp/bill_form.html", 422, form=form, errors=form_error(err))
+            return render(spec, "erp/bill_form.html", 422, form={**form, **cells}, errors=form_error(err))
         return redirect(url_for(".bill_detail", bill_id=bill["bill_id"], saved=1))
 
     @route("/ap/bills/<bill_id>", BILL_SCREENS)
@@ -188,7 +192,9 @@ def make_blueprint(spec) -> Blueprint:
 
     @route("/commitments", "commitments")
     def commitments():
-        return listing("list_commitments", "erp/commitments.html", ("project_id", "vendor_id", "status", "search"))
+        # a product whose subcontracts have a module of their own (and POs another) lists those
+        service = "list_subcontracts" if "list_subcontracts" in tool_services else "list_commitments"
+        return listing(service, "erp/commitments.html", ("project_id", "vendor_id", "status", "search"))
 
     @route("/gl/journal-entries/new", "journal_entry", writes=("create_journal_entry",), methods=("GET", "POST"))
     def journal_entry():
@@ -214,4 +220,5 @@ def make_blueprint(spec) -> Blueprint:
         entry = call("get_journal_entry", {"entry_id": entry_id})
         return render(spec, "erp/journal_entry_view.html", entry=entry, saved=request.args.get("saved"))
 
+    records.register(bp, spec, route, call)  # the screens of records beyond the shared core
     return bp

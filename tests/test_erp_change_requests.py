@@ -1,0 +1,62 @@
+"""Change requests: entering one writes that one Pending row and nothing else; the refusals say
+what is wrong."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import post_form
+
+APP = "sage_intacct"
+APPS = [APP]
+
+
+def call(env, name, args=None):
+    return env.call(f"{APP}.{name}", args or {})
+
+
+def a_request(env) -> dict:
+    job = call(env, "projects/project.list", {"status": "active"})["items"][0]["project_id"]
+    code = call(env, "projects/task.list", {"project_id": job})["items"][0]["task_id"]
+    return {"project_id": job, "description": "Owner-requested added scope", "task_id": code,
+            "cost_type_id": "S", "cost_effect": "12345.67", "price_effect": "13580.24"}
+
+
+def test_the_seeded_requests_follow_the_change_orders(env, episode):
+    page = call(env, "construction/change-request.query", {"per_page": 100})
+    assert page["total"] > 20
+    statuses = {r["status"] for r in page["items"]}
+    assert {"Approved", "Pending"} <= statuses
+    for r in page["items"]:
+        if r["change_type"] != "owner":
+            assert r["price_effect"] == "0.00"
+    assert episode.diff() == {}
+
+
+def test_entering_a_request_writes_one_pending_row(env, episode):
+    created = call(env, "construction/change-request.create", a_request(env))
+    assert created["status"] == "Pending" and created["change_request_id"].startswith("CR-")
+    diff = episode.diff()[APP]
+    assert set(diff) == {"change_requests"} and len(diff["change_requests"]["added"]) == 1
+    got = call(env, "construction/change-request.get", {"change_request_id": created["change_request_id"]})
+    assert got["cost_effect"] == "12345.67" and got["entered_at"]
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"project_id": "NOPE"}, "project_id"), ({"task_id": "NOPE"}, "task_id"), ({"cost_type_id": "Z"}, "cost_type_id"),
+    ({"cost_effect": "0", "price_effect": "0"}, "cost_effect"), ({"cost_effect": "lots"}, "cost_effect"),
+    ({"change_type": "subcontract"}, "price_effect"), ({"description": "  "}, "description"),
+])
+def test_bad_requests_are_refused_without_change(env, episode, change, field):
+    result = call(env, "construction/change-request.create", {**a_request(env), **change})
+    assert result.get("field") == field, result
+    assert episode.diff() == {}
+
+
+def test_the_form_enters_the_same_request_and_lists_sort(client, env, episode):
+    resp = post_form(client, f"/{APP}/change-requests/new", {**a_request(env), "change_type": "owner"})
+    assert resp.status_code == 302
+    assert "saved as Pending" in client.get(resp.location).get_data(as_text=True)
+    assert len(episode.diff()[APP]["change_requests"]["added"]) == 1
+    page = client.get(f"/{APP}/change-requests?sort=-cost", headers={"HX-Request": "true", "HX-Target": "results"})
+    body = page.get_data(as_text=True)
+    assert body.lstrip().startswith('<section id="results"') and 'aria-sort="descending"' in body
