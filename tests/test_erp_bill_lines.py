@@ -89,7 +89,7 @@ def test_the_forms_line_grid_enters_the_same_bill_as_the_tool(client, env, episo
             "line_amount_1": "1000.00", "line_memo_1": "Material",
             "line_project_id_2": c["job"], "line_task_id_2": c["codes"][1], "line_cost_type_id_2": "M",
             "line_amount_2": "234.56", "line_memo_2": "Freight"}
-    resp = post_form(client, f"/{app}/ap/bills/new", {**header(c), "cost_type_id": "S", **grid})
+    resp = post_form(client, f"/{app}/ap/bills/new/lines", {**header(c), **grid})
     assert resp.status_code == 302, resp.get_data(as_text=True)[:500]
     page = client.get(resp.location).get_data(as_text=True)
     assert "1,234.56" in page and "Freight" in page
@@ -105,12 +105,20 @@ def test_the_forms_line_grid_enters_the_same_bill_as_the_tool(client, env, episo
 def test_a_refused_grid_keeps_what_was_typed(client, env, episode):
     app = "sage_intacct"
     c = coding(env, app)
-    resp = post_form(client, f"/{app}/ap/bills/new", {**header(c), "line_project_id_1": c["job"],
+    resp = post_form(client, f"/{app}/ap/bills/new/lines", {**header(c), "line_project_id_1": c["job"],
                                                        "line_task_id_1": "NOPE-CODE", "line_cost_type_id_1": "M",
                                                        "line_amount_1": "10.00"})
     body = resp.get_data(as_text=True)
     assert resp.status_code == 422 and 'id="e-lines"' in body and 'value="NOPE-CODE"' in body
     assert episode.diff() == {}
+
+
+def test_the_one_line_form_links_to_the_lines_form_and_an_empty_grid_is_refused(client, episode):
+    page = client.get("/sage_intacct/ap/bills/new").get_data(as_text=True)
+    assert 'href="/sage_intacct/ap/bills/new/lines"' in page and "line_task_id_1" not in page
+    resp = post_form(client, "/sage_intacct/ap/bills/new/lines", {"vendor_id": "V9999", "bill_number": "ACME-0001"})
+    assert resp.status_code == 422 and "at least one line" in resp.get_data(as_text=True)
+    assert episode.diff() == {} and not episode.calls
 
 
 def test_seeded_material_bills_carry_freight_and_tax_lines_that_add_up(env):

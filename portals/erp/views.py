@@ -85,12 +85,11 @@ def make_blueprint(spec) -> Blueprint:
     def bill_new():
         if request.method == "GET":
             return render(spec, "erp/bill_form.html", form={"cost_type_id": "S"})
-        cells, lines = records.bill_grid(request.form)  # the line grid, when the bill is split
-        form = {**form_args(*BILL_FIELDS), **({"lines": lines} if lines else {})}
+        form = form_args(*BILL_FIELDS)
         try:
             bill = call("create_bill", form)
         except ToolError as err:
-            return render(spec, "erp/bill_form.html", 422, form={**form, **cells}, errors=form_error(err))
+            return render(spec, "erp/bill_form.html", 422, form=form, errors=form_error(err))
         return redirect(url_for(".bill_detail", bill_id=bill["bill_id"], saved=1))
 
     @route("/ap/bills/<bill_id>", BILL_SCREENS)

@@ -13,14 +13,14 @@ from sqlalchemy import select
 
 from portals.core.errors import ToolError
 from portals.core.ui import listing, render_view
-from portals.core.views import form_error, list_args
+from portals.core.views import form_args, form_error, list_args
 from portals.core.web import current_episode
 
 from .models import Batch, Entity
 
 EMPTY = {"items": [], "page": 1, "per_page": 25, "total": 0, "pages": 0}
 GRID = ("gl_account", "project_id", "task_id", "cost_type_id", "amount", "memo")  # a bill line's cells
-GRID_ROWS = 4  # blank line rows on the bill form
+GRID_ROWS = 6  # blank line rows on the bill form
 
 
 def bill_grid(form) -> tuple[dict, list[str]]:
@@ -129,6 +129,23 @@ def register(bp, spec, route, call) -> None:
             abort(404, description=f"There is no {spec.word('entity').lower()} {entity_id!r}.")
         projects = call("list_projects", {"entity_id": entity_id, "per_page": 100})
         return screens.page("erp/entity_detail.html", found=found, projects=projects)
+
+    @route("/ap/bills/new/lines", "bill_new", writes=("create_bill",), methods=("GET", "POST"))
+    def bill_lines_new():
+        """The bill entry form with a line grid: one line per account or code the bill splits across."""
+        if request.method == "GET":
+            return screens.page("erp/bill_lines_form.html", rows=GRID_ROWS)
+        cells, lines = bill_grid(request.form)
+        form = form_args("vendor_id", "bill_number", "bill_date", "due_date", "commitment", "amount", "description")
+        if not lines:  # this form codes the bill in its lines only
+            return screens.page("erp/bill_lines_form.html", 422, rows=GRID_ROWS, form=form,
+                                errors={"lines": "Fill at least one line."})
+        try:
+            bill = call("create_bill", {**form, "lines": lines})
+        except ToolError as err:
+            return screens.page("erp/bill_lines_form.html", 422, rows=GRID_ROWS, form={**form, **cells},
+                                errors=form_error(err))
+        return redirect(url_for(".bill_detail", bill_id=bill["bill_id"], saved=1))
 
     register_payables(screens)
     register_posting(screens)
