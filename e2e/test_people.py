@@ -112,7 +112,8 @@ def work_procore_sync(page, job: str) -> str:
 
 
 def work_invoice_code(page) -> str:
-    """The person's way through C_invoice_code: Box -> Procore -> Sage Intacct -> Outlook."""
+    """The person's way through C_invoice_code: Box -> Procore (the commitment, then the ERP
+    cost-code map) -> Sage Intacct (the project, then the bill) -> Outlook."""
     page.get_by_label("Search files and folders").fill(C.INVOICE)
     click_and_wait(page, page.get_by_role("button", name="Search", exact=True))
     click_and_wait(page, page.get_by_role("link", name=f"{C.INVOICE}.pdf").first)
@@ -122,12 +123,34 @@ def work_invoice_code(page) -> str:
     open_project_tool(page, C.JOB, "Commitments")
     click_and_wait(page, page.get_by_role("link", name=inv["po"], exact=True))
     vendor_id = page.locator("dt:text-is('ERP Vendor ID') + dd").inner_text().strip()
-    cost_code = page.locator("section[aria-labelledby=h-sov] tbody tr").first.locator("td").nth(1).inner_text().strip()
+    line = page.locator("section[aria-labelledby=h-sov] tbody tr").first.locator("td")
+    cost_code, cost_type = line.nth(1).inner_text().strip(), line.nth(3).inner_text().strip()
+    project_name = page.locator("summary", has_text=f"{C.JOB} - ").first.inner_text().split(" - ", 1)[1].strip()
+    # Procore's crosswalk: the cost code's task in the connected Sage Intacct
+    click_and_wait(page, page.get_by_role("navigation", name="Company tools").get_by_role("link", name="ERP Integrations"))
+    page.get_by_role("navigation", name="ERP Integrations tabs").get_by_role("link", name="Cost Code Map").click()
+    page.get_by_label("Search codes", exact=True).wait_for()
+    page.get_by_label("Search codes", exact=True).fill(cost_code)
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.wait_for_load_state("networkidle")
+    table = page.locator("#results table")
+    headers = [h.strip() for h in table.locator("thead th").all_text_contents()]
+    column = next(i for i, h in enumerate(headers) if h.startswith("Sage Intacct"))
+    row = table.locator("tbody tr").filter(has=page.locator("td", has_text=cost_code)).first
+    task = row.locator("td").nth(column).inner_text().strip()
+    # Intacct's project for the job: its project list, by the job number and the project's name
     click_and_wait(page, panel.get_by_role("link", name="Sage Intacct"))
+    page.locator("summary", has_text="Applications").click()
+    click_and_wait(page, page.get_by_role("navigation", name="Applications").get_by_role("link", name="Projects"))
+    page.get_by_label("Search", exact=True).fill(C.JOB)
+    click_and_wait(page, page.get_by_role("button", name="Search", exact=True))
+    found = page.locator("main table tbody tr").filter(has=page.locator("td", has_text=project_name)).first
+    project = found.locator("td").first.inner_text().strip()
+    k = {"vendor_id": vendor_id, "project": project, "cost_code": cost_code, "task": task, "cost_type": cost_type}
     page.locator("summary", has_text="Applications").click()
     click_and_wait(page, page.get_by_role("navigation", name="Applications").get_by_role("link", name="Add bill"))
     for label, value in (("Vendor ID", vendor_id), ("Bill number", inv["invoice_number"]),
-                         ("Bill date", inv["date"]), ("Project", C.JOB), ("Task", cost_code),
+                         ("Bill date", inv["date"]), ("Project", project), ("Task", task),
                          ("Commitment", inv["po"]), ("Amount", inv["total"]),
                          ("Description", f"PO {inv['po']}")):
         page.get_by_label(label, exact=True).fill(value)
@@ -136,9 +159,9 @@ def work_invoice_code(page) -> str:
     click_and_wait(page, page.get_by_role("link", name="New message"))
     page.get_by_label("To", exact=True).fill(C.ROUTE_TO)
     page.get_by_label("Subject", exact=True).fill(f"Approve invoice {inv['invoice_number']} - PO {inv['po']}")
-    page.get_by_label("Body", exact=True).fill(C._mail_body(inv, cost_code))
+    page.get_by_label("Body", exact=True).fill(C._mail_body(inv, k))
     click_and_wait(page, page.get_by_role("button", name="Save draft"))
-    return C._reply(inv, vendor_id, cost_code)
+    return C._reply(inv, k)
 
 
 def work_etc_forecast(page, job: str) -> str:

@@ -15,12 +15,12 @@ from .commitments import build_commitments
 from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
 from .costs import build_budget_lines, build_job_cost
-from .divergences import finalize, jsm_dba_entry
+from .divergences import finalize, identity_entries, jsm_dba_entry
 from .documents import build_documents
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
-from .reference import COST_TYPES, GL_ACCOUNTS, JSM_VENDOR, META
+from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META
 from .requisitions import build_requisitions
 from .util import section_rng
 from .vendors import build_vendors
@@ -42,6 +42,9 @@ def generate_book(seed: int = 7) -> dict:
     vendor_map = {v["vendor_id"]: v for v in vendors}
     divergences.append(jsm_dba_entry(vendor_map[JSM_VENDOR]))
     commitments = build_commitments(section_rng(seed, "commitments"), jobs, vendors, code_desc)
+    jsm = next(c for c in commitments if c["number"] == JSM_COMMITMENT)
+    divergences += identity_entries(job_map[jsm["job"]], next(m for m in erp_map if m["code"] == jsm["lines"][0]["cost_code"]),
+                                    vendor_map[jsm["vendor_id"]])
     requisitions = build_requisitions(section_rng(seed, "requisitions"), commitments, job_map, vendor_map)
     bills = build_ap_bills(section_rng(seed, "ap_bills"), requisitions, commitments, job_map, vendors)
     job_cost = build_job_cost(section_rng(seed, "job_cost"), jobs, bills)

@@ -1,7 +1,8 @@
 """The consistency contract: how the seeded apps tie out, and where they differ on purpose.
 
 The checker reads the seeded app databases and reports every difference between systems that
-is not a mere convention (a spelling, or an ERP's own id format from seeds/erp_keys.py); it
+is not a mere convention (a spelling, or an ERP's own id format from seeds/erp_keys.py), and,
+once per kind of key, that the systems key jobs, cost codes or vendors their own way at all; it
 loops over the ERP manifests, so a new ERP is checked without a line here. Each one must be registered in the
 book's controlled-divergence registry with the task family that needs it; an unregistered
 difference is a bug, and so is a registered one that no longer occurs.
@@ -56,9 +57,22 @@ def _rows(store, app: str, table: str) -> list[dict]:
     return list(store.template(app).rows(table).values())
 
 
+def _connected_erp(store) -> str | None:
+    return next((r["erp_app"] for r in _rows(store, "procore", "erp_integrations") if r["connected"]), None)
+
+
+def procore_vendors(store) -> dict:
+    """Procore's Directory id -> the company's vendor id: a company's origin id is its vendor id
+    in the connected ERP, whose vendor master says which company vendor that is."""
+    erp = _connected_erp(store)
+    canonical = {r["vendor_key"]: r["canonical_id"] for r in _rows(store, erp, "vendors")} if erp else {}
+    return {r["vendor_id"]: canonical.get(r["origin_id"], r["origin_id"]) for r in _rows(store, "procore", "vendors")}
+
+
 def vendor_mismatches(store) -> list[Mismatch]:
     """A spelling that no other system shares, while the others agree, is a divergence."""
-    names = {"procore": {r["origin_id"]: r["name"] for r in _rows(store, "procore", "vendors")}}
+    company = procore_vendors(store)
+    names = {"procore": {company[r["vendor_id"]]: r["name"] for r in _rows(store, "procore", "vendors")}}
     for app, cfg in erp_apps():
         names[cfg.names_key] = {r["canonical_id"]: r["name"] for r in _rows(store, app, "vendors")}
     out = []
@@ -139,7 +153,7 @@ def commitment_mismatches(store) -> list[Mismatch]:
 def invoice_mismatches(store) -> list[Mismatch]:
     """Every synced subcontractor invoice is a bill in each ERP with the same number and amount."""
     out = []
-    procore_vendor = {r["vendor_id"]: r["origin_id"] for r in _rows(store, "procore", "vendors")}
+    procore_vendor = procore_vendors(store)
     for app, _cfg in erp_apps():
         canonical = {r["vendor_key"]: r["canonical_id"] for r in _rows(store, app, "vendors")}
         bills = {(canonical[r["vendor_key"]], r["bill_number"]): r for r in _rows(store, app, "ap_bills")}
@@ -157,10 +171,12 @@ def document_mismatches(store, book: dict) -> list[Mismatch]:
     """Invoice PDFs print a vendor name; a name no system knows (a DBA) must be registered."""
     commitments = {c["number"]: c["vendor_id"] for c in book["commitments"]}
     names = {}
-    sources = [("procore", "origin_id")] + [(app, "canonical_id") for app, _cfg in erp_apps()]
-    for app, column in sources:
+    company = procore_vendors(store)
+    for r in _rows(store, "procore", "vendors"):
+        names.setdefault(company[r["vendor_id"]], []).append(r["name"])
+    for app, _cfg in erp_apps():
         for r in _rows(store, app, "vendors"):
-            names.setdefault(r[column], []).append(r["name"])
+            names.setdefault(r["canonical_id"], []).append(r["name"])
     out = []
     for doc in _rows(store, "box", "files"):
         if doc["kind"] != "invoice":
@@ -172,9 +188,29 @@ def document_mismatches(store, book: dict) -> list[Mismatch]:
     return sorted(set(out), key=lambda m: (m.key, m.field))
 
 
+def identity_mismatches(store) -> list[Mismatch]:
+    """That the systems key a kind of record differently at all (each by its own convention) is
+    one registered difference per kind, naming the systems that keep their own keys."""
+    procore_jobs = {r["project_number"] for r in _rows(store, "procore", "projects")}
+    crosswalk = _rows(store, "procore", "erp_cost_code_map")
+    own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": []}
+    if any(str(r["vendor_id"]) != r["origin_id"] for r in _rows(store, "procore", "vendors")):
+        own["vendor"].append("procore")  # the Directory's own company ids
+    for app, _cfg in erp_apps():
+        if {r["job"] for r in _rows(store, app, "jobs")} != procore_jobs:
+            own["job"].append(app)
+        if any(r["erp_code"] != r["pm_cost_code"] for r in crosswalk if r["erp_app"] == app):
+            own["cost_code"].append(app)
+        if any(r["vendor_key"] != r["canonical_id"] for r in _rows(store, app, "vendors")):
+            own["vendor"].append(app)
+    return [Mismatch("identity", kind, "format", f"{', '.join(apps)} key {kind}s their own way")
+            for kind, apps in own.items() if apps]
+
+
 def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
-            + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book))
+            + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
+            + identity_mismatches(store))
 
 
 def unregistered(mismatches: list[Mismatch], registry: list[dict]) -> list[Mismatch]:

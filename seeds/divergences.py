@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from .erp_keys import ERP_KEYS
-from .reference import JSM_INVOICE, JSM_VENDOR
+from .reference import JSM_INVOICE, JSM_VENDOR, META
+
+PM_ERP = META["pm_erp_app"]  # the ERP Procore's integration is connected to
 
 
 def jsm_dba_entry(vendor: dict) -> dict:
@@ -13,6 +15,33 @@ def jsm_dba_entry(vendor: dict) -> dict:
                 f"'{vendor['dba']}'; Sage Intacct lists the legal name '{vendor['names']['intacct']}', "
                 f"Procore '{vendor['names']['procore']}', and every other ERP its own spelling of it."),
     }
+
+
+def identity_entries(job: dict, code: dict, vendor: dict) -> list[dict]:
+    """One entry per kind of key the systems write their own way (seeds/erp_keys.py), with the
+    four-app task's records as the example: the job, the commitment line's code and the vendor."""
+    def said(keys: dict) -> str:
+        return "; ".join(f"{system} {value}" for system, value in keys.items())
+
+    jobs = {"Procore": job["job"], **{k["label"]: job.get(k["job_field"]) or job["job"] for k in ERP_KEYS.values()}}
+    codes = {"Procore": code["procore_code"], **{k["label"]: code[k["cost_code_field"]] for k in ERP_KEYS.values()}}
+    vendors = {"Procore": f"{vendor['procore_vendor_id']} (origin id {vendor[ERP_KEYS[PM_ERP]['vendor_field']]})",
+               **{k["label"]: vendor[k["vendor_field"]] for k in ERP_KEYS.values()}}
+    own_jobs = [app for app, k in ERP_KEYS.items() if k["job_field"]]
+    own_codes = [app for app, k in ERP_KEYS.items() if code[k["cost_code_field"]] != code["procore_code"]]
+    own_vendors = [app for app, k in ERP_KEYS.items() if vendor[k["vendor_field"]] != vendor["vendor_id"]]
+    entry = {"entity": "identity", "field": "format", "family": "C_invoice_code"}
+    return [
+        {**entry, "key": "job", "systems": ["procore", *own_jobs],
+         "why": (f"Each system numbers a job its own way ({said(jobs)}): carrying work from Procore "
+                 f"into an ERP means finding that ERP's own job or project.")},
+        {**entry, "key": "cost_code", "systems": ["procore", *own_codes],
+         "why": (f"Each system writes a cost code its own way ({said(codes)}); the cost type is a "
+                 f"separate field everywhere. Procore's ERP cost-code map is the crosswalk.")},
+        {**entry, "key": "vendor", "systems": ["procore", *own_vendors],
+         "why": (f"Each system keys a vendor its own way ({said(vendors)}); Procore's Directory "
+                 f"links a company to the connected ERP's vendor by its origin id.")},
+    ]
 
 
 def finalize(entries: list[dict]) -> list[dict]:

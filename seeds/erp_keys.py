@@ -11,8 +11,9 @@ Rules:
 - vendor_ids: "company" (the company's own vendor id), "numbered" (sorted by its spelling,
   `start + step * rank`) or "name_code" (the first letters of the legal name and a sequence).
 - cost_code: a template over the company code's parts {code}, {division}, {section},
-  {csi_digits}; `consolidations` maps a company code to the sibling code it posts to.
-- job: a template over {job} and {start_yy} (the two-digit year the job started).
+  {csi_digits}, {csi_dashed}; `consolidations` maps a company code to the sibling code it posts to.
+- job: a template over {job} and {start_yy} (the two-digit year the job started); `job_field`
+  names the book field holding it (None: the ERP keeps the company's job number).
 """
 from __future__ import annotations
 
@@ -34,8 +35,10 @@ ERP_KEYS = {
         "label": "Sage Intacct", "code_word": "task",
         "names": "intacct", "name_style": "plain",
         "vendor_field": "vendor_id", "vendor_ids": {"rule": "company"},
-        "cost_code_field": "intacct_task", "cost_code": "{code}",
-        "job_field": None, "job": "{job}",
+        # Tasks are the CSI MasterFormat section written with dashes ("31-23-00"); the cost type
+        # is a dimension of its own. Projects carry a "P-" prefix ("P-1042").
+        "cost_code_field": "intacct_task", "cost_code": "{csi_dashed}",
+        "job_field": "intacct_project", "job": "P-{job}",
     },
     "foundation_erp": {
         "label": "FOUNDATION", "code_word": "cost code",
@@ -49,7 +52,8 @@ ERP_KEYS = {
 
 def code_parts(code: str, csi: str) -> dict:
     division, section = code.split("-")
-    return {"code": code, "division": division, "section": section, "csi_digits": re.sub(r"\D", "", csi)}
+    return {"code": code, "division": division, "section": section, "csi_digits": re.sub(r"\D", "", csi),
+            "csi_dashed": "-".join(csi.split())}
 
 
 def erp_code(app: str, code: str, csi: str) -> str:

@@ -32,8 +32,9 @@ def test_its_keys_are_its_own(env):
     assert vendor["name"] == "J.S. Morales Excavating, Inc." and vendor["vendor_id"] == VENDOR
     job = call(env, "jobs.get", {"project_id": JOB})
     assert job["name"] and all(re.fullmatch(r"\d{6}", b["task_id"]) for b in job["budget"])
-    codes = call(env, "costcodes.list", {"search": "31-200"})["items"]
+    codes = call(env, "costcodes.list", {"search": "Excavation and Fill"})["items"]
     assert [c["task_id"] for c in codes] == [CODE]
+    assert call(env, "costcodes.list", {"search": "31-200"})["items"] == []  # Procore's code, not its own
     assert call(env, "jobs.list", {"search": "9140"})["items"][0]["project_id"] == JOB
 
 
@@ -69,7 +70,7 @@ def test_an_invoice_is_entered_as_one_draft(env, episode):
 @pytest.mark.parametrize("args,words", [
     ({**INVOICE, "vendor_id": "V1001"}, "ids like ACMEPL01"),
     ({**INVOICE, "project_id": "9140"}, "no job"),
-    ({**INVOICE, "task_id": "31-200"}, "no cost code"),
+    ({**INVOICE, "task_id": "31-200"}, "not a cost code of job 24-9140; cost codes look like 999999"),
 ])
 def test_another_systems_keys_are_refused(env, episode, args, words):
     result = call(env, "apinvoices.create", args)

@@ -12,8 +12,9 @@ from portals.core.registry import get_app
 APP = "sage_intacct"
 APPS = [APP]
 GUARDED_TOOLS = ("accounts-payable/bill.post", "accounts-payable/check-run.create")
-BILL = {"vendor_id": "V1001", "bill_number": "JSM-88421", "bill_date": "2026-06-24", "project_id": "9140",
-        "task_id": "31-200", "amount": "14350.00", "description": "Mass excavation, June"}
+PROJECT, TASK = "P-9140", "31-23-00"  # job 9140 and Procore cost code 31-200 in the book
+BILL = {"vendor_id": "V1001", "bill_number": "JSM-88421", "bill_date": "2026-06-24", "project_id": PROJECT,
+        "task_id": TASK, "amount": "14350.00", "description": "Mass excavation, June"}
 
 
 def call(env, tool, args=None):
@@ -34,10 +35,10 @@ READS = [
     ("accounts-payable/vendor.query", {"search": "Morales"}),
     ("accounts-payable/vendor.get", {"vendor_id": "V1001"}),
     ("projects/project.list", {"status": "active"}),
-    ("projects/project.get", {"project_id": "9140"}),
-    ("projects/task.list", {"project_id": "9140"}),
-    ("construction/project-contract.get", {"project_id": "9140"}),
-    ("construction/commitment.query", {"project_id": "9140"}),
+    ("projects/project.get", {"project_id": PROJECT}),
+    ("projects/task.list", {"project_id": PROJECT}),
+    ("construction/project-contract.get", {"project_id": PROJECT}),
+    ("construction/commitment.query", {"project_id": PROJECT}),
     ("general-ledger/account.query", {"search": "5200"}),
 ]
 
@@ -46,6 +47,32 @@ READS = [
 def test_reads_answer_and_change_nothing(env, episode, tool, args):
     result = call(env, tool, args)
     assert "error" not in result, result
+    assert episode.diff() == {}
+
+
+def test_its_keys_are_its_own(env):
+    """Projects are "P-" job numbers, tasks CSI sections with dashes, and the vendor record is the
+    legal name with no trade name: a search for the DBA the invoice prints finds no one."""
+    project = call(env, "projects/project.get", {"project_id": PROJECT})
+    assert project["project_id"] == PROJECT
+    assert all(re.fullmatch(r"\d{2}-\d{2}-\d{2}", b["task_id"]) for b in project["budget"])
+    assert [t["task_id"] for t in call(env, "projects/task.list", {"search": "Excavation and Fill"})["items"]] == [TASK]
+    assert call(env, "projects/task.list", {"search": "31-200"})["items"] == []
+    vendor = call(env, "accounts-payable/vendor.get", {"vendor_id": "V1001"})
+    assert vendor["name"] == "JS Morales Excavating Inc" and vendor["dba"] is None
+    assert call(env, "accounts-payable/vendor.query", {"search": "JSM Excavating"})["items"] == []
+    assert [p["project_id"] for p in call(env, "projects/project.list", {"search": "9140"})["items"]] == [PROJECT]
+
+
+@pytest.mark.parametrize("args,said", [
+    ({**BILL, "vendor_id": "20835"}, "Sage Intacct Construction identifies vendors by ids like V9999; '20835' is not one."),
+    ({**BILL, "vendor_id": "V9999"}, "There is no vendor 'V9999'. Search vendors by name to find the id."),
+    ({**BILL, "project_id": "9140"}, "There is no project '9140' in Sage Intacct Construction; projects look like P-9999."),
+    ({**BILL, "task_id": "31-200"}, "Task '31-200' is not a task of project P-9140; tasks look like 99-99-99."),
+])
+def test_other_systems_keys_are_refused_without_being_translated(env, episode, args, said):
+    result = call(env, "accounts-payable/bill.create", args)
+    assert result.get("message") == said, result
     assert episode.diff() == {}
 
 
@@ -60,7 +87,7 @@ def test_bill_create_makes_one_draft(env, episode):
 def test_journal_entry_must_balance(env, episode):
     ok = call(env, "general-ledger/journal-entry.create", {
         "entry_date": "2026-06-30", "description": "June sub accrual 1042",
-        "lines": ["5200|Dr|1000.00|1042|accrual", "2100|Cr|1000.00|1042|accrual"]})
+        "lines": ["5200|Dr|1000.00|P-1042|accrual", "2100|Cr|1000.00|P-1042|accrual"]})
     assert ok["state"] == "draft"
     assert call(env, "general-ledger/journal-entry.get", {"entry_id": ok["entry_id"]})["total"] == "1000.00"
 
@@ -69,7 +96,7 @@ BAD = [
     ("accounts-payable/bill.create", {**BILL, "vendor_id": "20835"}, "ids like V9999"),
     ("accounts-payable/bill.create", {**BILL, "vendor_id": "V9999"}, "no vendor"),
     ("accounts-payable/bill.create", {**BILL, "project_id": "0000"}, "no project"),
-    ("accounts-payable/bill.create", {**BILL, "task_id": "99-999"}, "no task"),
+    ("accounts-payable/bill.create", {**BILL, "task_id": "99-999"}, "not a task of project P-9140"),
     ("accounts-payable/bill.create", {**BILL, "amount": "0"}, "greater than zero"),
     ("accounts-payable/bill.create", {**BILL, "amount": "-5"}, "negative"),
     ("accounts-payable/bill.create", {**BILL, "bill_number": "x" * 41}, "longer"),
@@ -119,8 +146,9 @@ def test_guarded_tools_stage_and_change_nothing(env, episode):
 
 PAGES = ["/", "/ap/bills", "/ap/bills?state=posted&page=3", "/ap/bills/new", "/ap/bills/APB-00001",
          "/ap/payment-run", "/ap/vendors", "/ap/vendors?search=excav", "/ap/vendors/V1001", "/jobs",
-         "/jobs/9140", "/jobs/9140?tab=budget", "/jobs/9140?tab=contract", "/jobs/9140?tab=commitments",
-         "/tasks", "/cost-detail?project_id=9140", "/commitments", "/gl/journal-entries/new"]
+         f"/jobs/{PROJECT}", f"/jobs/{PROJECT}?tab=budget", f"/jobs/{PROJECT}?tab=contract",
+         f"/jobs/{PROJECT}?tab=commitments", "/tasks", f"/cost-detail?project_id={PROJECT}", "/commitments",
+         "/gl/journal-entries/new"]
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -29,8 +29,21 @@ def test_the_guarded_tools_are_the_products_payment_actions():
 def test_vendors_and_phases_use_vista_keys(env):
     vendor = call(env, "ap.vendors.list", {"vendor_id": VENDOR})["items"][0]
     assert vendor["name"].isupper()
-    phases = call(env, "jc.phases.list", {"search": "01-510"})["items"]
-    assert [p["task_id"] for p in phases] == ["01500-000-"]  # consolidated in Vista
+    phases = call(env, "jc.phases.list", {"search": "01500"})["items"]
+    assert [p["task_id"] for p in phases] == ["01500-000-"]
+    # Vista knows its own phases only; which Procore code posts where is Procore's crosswalk
+    assert call(env, "jc.phases.list", {"search": "01-510"})["items"] == []
+    assert all("company_codes" not in p for p in phases)
+
+
+@pytest.mark.parametrize("args,said", [
+    ({**INVOICE, "vendor_id": "V1001"}, "Trimble Viewpoint Vista identifies vendors by ids like 99999; 'V1001' is not one."),
+    ({**INVOICE, "task_id": "31-200"}, "Phase '31-200' is not a phase of job 9140; phases look like 99999-999-."),
+])
+def test_other_systems_keys_are_refused_without_being_translated(env, episode, args, said):
+    result = call(env, "ap.unapproved_invoice.create", args)
+    assert result.get("message") == said, result
+    assert "20835" not in result["message"] and episode.diff() == {}
 
 
 READS = [
@@ -84,8 +97,8 @@ def test_forecast_update_is_recorded_on_the_job(env, episode):
 
 
 BAD = [
-    ("ap.unapproved_invoice.create", {**INVOICE, "vendor_id": "V1001"}, "vendor 20835"),
-    ("ap.unapproved_invoice.create", {**INVOICE, "task_id": "31-200"}, "31200-000-"),
+    ("ap.unapproved_invoice.create", {**INVOICE, "vendor_id": "V1001"}, "ids like 99999"),
+    ("ap.unapproved_invoice.create", {**INVOICE, "task_id": "31-200"}, "phases look like 99999-999-"),
     ("ap.unapproved_invoice.create", {**INVOICE, "amount": "0.00"}, "greater than zero"),
     ("ap.unapproved_invoice.create", {**INVOICE, "project_id": "X"}, "no job"),
     ("ap.unapproved_invoice.create", {**INVOICE, "commitment": "9999-1"}, "no commitment"),
@@ -98,7 +111,7 @@ BAD = [
     ("jc.cost_detail.query", {"date_from": "yesterday"}, "date"),
     ("gl.journal_entry.create", {"entry_date": "2026-06-30", "description": "x", "lines": ["5200|Dr|1"]}, "two lines"),
     ("ap.invoice.approve", {"vendor_id": VENDOR, "bill_number": "NOPE"}, "no bill"),
-    ("ap.payment_batch.post", {"vendor_id": "V1001"}, "20835"),
+    ("ap.payment_batch.post", {"vendor_id": "V1001"}, "ids like 99999"),
     ("jc.jobs.list", {"page": 0}, "page"),
 ]
 

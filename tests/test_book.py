@@ -237,7 +237,7 @@ def test_cost_code_map_divergences_registered(book):
     registry = {(d["key"], d["field"]) for d in book["divergences"] if d["entity"] == "cost_code"}
     remapped = 0
     for m in book["erp_cost_code_map"]:
-        assert m["procore_code"] == m["code"] and m["intacct_task"] == m["code"]
+        assert m["procore_code"] == m["code"] and re.match(r"^\d{2}-\d{2}-\d{2}$", m["intacct_task"])
         assert re.match(r"^\d{5}-\d{3}-$", m["vista_phase"])
         if m["vista_phase"] != m["code"].replace("-", "") + "-000-":
             remapped += 1
@@ -259,9 +259,13 @@ def test_divergence_entries_point_at_real_records(book):
                 assert d["field"].split(".")[1] in v["names"]
             else:
                 assert v[d["field"]]
+        elif d["entity"] == "identity":
+            assert d["key"] in {"job", "cost_code", "vendor"} and d["field"] == "format"
+            assert "procore" in d["systems"] and len(d["systems"]) >= 2
         else:
             assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
+    assert {d["key"] for d in book["divergences"] if d["entity"] == "identity"} == {"job", "cost_code", "vendor"}
 
 
 def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
@@ -279,4 +283,8 @@ def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
     codes = by(book["erp_cost_code_map"], "code")
     assert codes["31-200"]["foundation_code"] == "312300"
     assert by(book["jobs"], "job")["1042"]["foundation_job"] == "24-1042"
+    # Intacct: CSI tasks with dashes and "P-" projects; Vista keeps the company's job number
+    assert codes["31-200"]["intacct_task"] == "31-23-00"
+    assert by(book["jobs"], "job")["9140"]["intacct_project"] == "P-9140"
+    assert all("vista_job" not in j for j in book["jobs"])
     assert by(book["vendors"], "vendor_id")["V1001"]["foundation_vendor"] == "JSMORA01"

@@ -40,7 +40,9 @@ def test_spelling_conventions_are_not_divergences():
 def test_each_erps_own_format_is_a_convention_not_a_divergence():
     from seeds.erp_keys import erp_code, erp_job
     assert erp_code("vista_erp", "31-200", "31 23 00") == "31200-000-"
-    assert erp_code("sage_intacct", "31-200", "31 23 00") == "31-200"
+    assert erp_code("sage_intacct", "31-200", "31 23 00") == "31-23-00"
+    assert erp_job("sage_intacct", {"job": "9140", "start_date": "2024-04-22"}) == "P-9140"
+    assert erp_job("vista_erp", {"job": "1042", "start_date": "2024-03-01"}) == "1042"
     assert erp_code("foundation_erp", "31-200", "31 23 00") == "312300"
     assert erp_job("foundation_erp", {"job": "1042", "start_date": "2024-03-01"}) == "24-1042"
 
@@ -82,3 +84,18 @@ class _EpisodeTemplates:
                 pk = inst.spec.pks[table]
                 return {r[pk]: r for r in read_table(inst.conn, table, pk)}
         return Live()
+
+
+def test_each_kind_of_key_the_systems_write_their_own_way_is_registered_once(store):
+    """Jobs, cost codes and vendors are keyed differently across the systems (Intacct's "P-"
+    projects and CSI tasks, Vista's numbered vendors and phases, FOUNDATION's year-jobs, Procore's
+    own company ids); the checker finds each kind, and the registry names the same systems."""
+    book = load_book()
+    found = {m.key: m.detail for m in consistency.identity_mismatches(store)}
+    registry = {d["key"]: d for d in book["divergences"] if d["entity"] == "identity"}
+    assert set(found) == set(registry) == {"job", "cost_code", "vendor"}
+    for kind, detail in found.items():
+        named = set(detail.split(" key ")[0].split(", "))
+        assert named | {"procore"} == set(registry[kind]["systems"]), (kind, detail)
+    assert "sage_intacct" in registry["job"]["systems"] and "vista_erp" not in registry["job"]["systems"]
+    assert "sage_intacct" not in registry["vendor"]["systems"]  # Procore's origin ids are Intacct's

@@ -88,9 +88,9 @@ def test_intacct_has_no_vista_only_screens(client):
     """The screens issue 9 found in Intacct's skin that wrote through services it has no tool for."""
     for path in ("/sage_intacct/ap/unapproved", "/sage_intacct/ap/holds", "/sage_intacct/cost-adjustments/new"):
         assert client.get(path).status_code == 404, path
-    resp = post_form(client, "/sage_intacct/jobs/9140/forecast", {"est_cost_to_complete": "1.00"})
+    resp = post_form(client, "/sage_intacct/jobs/P-9140/forecast", {"est_cost_to_complete": "1.00"})
     assert resp.status_code in (404, 405)
-    assert b"Save projection" not in client.get("/sage_intacct/jobs/9140").data
+    assert b"Save projection" not in client.get("/sage_intacct/jobs/P-9140").data
     assert client.get("/vista_erp/ap/holds").status_code == 200
 
 

@@ -167,7 +167,7 @@ def create_bill(ctx, vendor_id: str, bill_number: Annotated[str, MaxLen(40)], bi
     job = L.job(ctx, project_id)
     if job.status != "active":
         raise ToolError(f"{ctx.spec.word('job')} {job.job} is {job.status}; it takes no new costs.", "project_id")
-    code = L.cost_code(ctx, task_id)
+    code = L.cost_code(ctx, task_id, project=job.job)
     ctype = L.cost_type(ctx, cost_type_id)
     if amount <= 0:
         raise ToolError("Amount must be greater than zero.", "amount")

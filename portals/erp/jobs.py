@@ -72,7 +72,7 @@ def list_tasks(ctx, project_id: str | None = None, search: str | None = None,
 
     Args:
         project_id: Only the codes budgeted on this {job_word} ({job_format}).
-        search: Part of the code, its description, or a company cost code like 99-999.
+        search: Part of the code or its description.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
     """
@@ -81,10 +81,10 @@ def list_tasks(ctx, project_id: str | None = None, search: str | None = None,
         job = L.job(ctx, project_id)
         query = query.where(CostCode.code.in_(select(BudgetLine.cost_code).where(BudgetLine.job == job.job)))
     if search:
-        query = query.where(or_(L.name_match(CostCode.code, search), L.name_match(CostCode.description, search),
-                                L.name_match(CostCode.company_codes, search)))
-    shape = lambda c: {"task_id": c.code, "description": c.description, "division": c.division,  # noqa: E731
-                       "company_codes": c.company_codes}
+        query = query.where(or_(L.name_match(CostCode.code, search), L.name_match(CostCode.description, search)))
+    # The product knows its own codes only: which company (Procore) code posts where is kept in
+    # Procore's ERP cost-code map, not here.
+    shape = lambda c: {"task_id": c.code, "description": c.description, "division": c.division}  # noqa: E731
     return L.page_of(ctx, query.order_by(CostCode.code), page, per_page, shape)
 
 
@@ -156,7 +156,7 @@ def create_cost_adjustment(ctx, project_id: str, task_id: str, cost_type_id: str
         reference: An optional reference, e.g. a memo or invoice number.
     """
     job = L.job(ctx, project_id)
-    code = L.cost_code(ctx, task_id)
+    code = L.cost_code(ctx, task_id, project=job.job)
     ctype = L.cost_type(ctx, cost_type_id)
     value = parse_amount(amount, "amount", allow_negative=True, allow_zero=False)
     if not description.strip():

@@ -1,7 +1,7 @@
 """Shared pieces of the ERP services: paging, record lookups with helpful refusals, row shapes."""
 from __future__ import annotations
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from portals.core.errors import NotFound, ToolError
 
@@ -31,44 +31,48 @@ def name_match(column, text: str):
     return column.ilike(like(text), escape="\\")
 
 
+def _example(ctx, key: str) -> str:
+    """An id example from the manifest's [erp] table (values that occur nowhere in the book)."""
+    return str(ctx.spec.manifest.get("erp", {}).get(key, ""))
+
+
 def vendor(ctx, vendor_id: str, field: str = "vendor_id") -> Vendor:
-    """The vendor by this product's own id; another system's id gets a pointer to the right one."""
+    """The vendor by this product's own id. An id in another format is refused as such: what
+    another system calls the vendor is for the clerk to look up, not for the ERP to translate."""
     cfg = erp_settings(ctx.spec)
     text = vendor_id.strip()
     if not cfg.is_vendor_id(text):
-        other = ctx.session.scalar(select(Vendor).where(Vendor.canonical_id == text))
-        hint = f" {text} is {other.name}, which is vendor {other.vendor_key} here." if other else ""
         raise ToolError(f"{ctx.spec.label} identifies vendors by ids like {cfg.vendor_id_example}; "
-                        f"{text!r} is not one.{hint}", field)
+                        f"{text!r} is not one.", field)
     row = ctx.session.get(Vendor, text)
     if row is None:
-        raise NotFound(f"There is no vendor {text} in {ctx.spec.label}. Search vendors by name to find the id.",
-                       field)
+        raise NotFound(f"There is no vendor {text!r}. Search vendors by name to find the id.", field)
     return row
 
 
 def job(ctx, job_number: str, field: str = "project_id") -> Job:
-    row = ctx.session.get(Job, job_number.strip())
+    text = job_number.strip()
+    row = ctx.session.get(Job, text)
     if row is None:
-        word = ctx.spec.word("job").lower()
-        raise NotFound(f"There is no {word} {job_number.strip()!r} in {ctx.spec.label}.", field)
+        word, example = ctx.spec.word("job").lower(), _example(ctx, "job_example")
+        shape = f"; {word}s look like {example}" if example else ""
+        raise NotFound(f"There is no {word} {text!r} in {ctx.spec.label}{shape}.", field)
     return row
 
 
-def cost_code(ctx, code: str, field: str = "task_id") -> CostCode:
-    """A task/phase of this product; a code in another system's format is pointed to its match."""
+def cost_code(ctx, code: str, field: str = "task_id", project: str | None = None) -> CostCode:
+    """A task/phase of this product's cost-code dictionary; a code in any other format is refused
+    with the shape this product's codes take (never with its translation)."""
     text = code.strip()
     row = ctx.session.get(CostCode, text)
     if row is not None:
         return row
-    word = ctx.spec.word("cost_code").lower()
-    cfg = erp_settings(ctx.spec)
-    match = ctx.session.scalar(select(CostCode).where(
-        or_(CostCode.company_codes == text, CostCode.company_codes.like(f"{text}, %"),
-            CostCode.company_codes.like(f"%, {text}"), CostCode.company_codes.like(f"%, {text}, %"))))
-    hint = f" Company code {text} is {word} {match.code} ({match.description}) here." if match else ""
-    raise NotFound(f"There is no {word} {text!r} in {ctx.spec.label}; {word}s look like "
-                   f"{cfg.cost_code_example}.{hint}", field)
+    word = ctx.spec.word("cost_code")
+    shape = f"{word.lower()}s look like {erp_settings(ctx.spec).cost_code_example}"
+    if project:
+        raise NotFound(f"{word} {text!r} is not a {word.lower()} of {ctx.spec.word('job').lower()} "
+                       f"{project}; {shape}.", field)
+    raise NotFound(f"There is no {word.lower()} {text!r} in {ctx.spec.label}; {shape}.", field)
 
 
 def cost_type(ctx, code: str, field: str = "cost_type_id") -> CostType:

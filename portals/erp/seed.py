@@ -61,9 +61,11 @@ def seed(session, book: dict, rng, clock, spec) -> None:
     for v in book.get("vendors", []):
         key = str(v.get(cfg.vendor_key_field) or v["vendor_id"])
         vendor_key[v["vendor_id"]] = key
+        # The vendor master holds the vendor's legal name in this product's spelling; the trade
+        # name (DBA) an invoice may print is not on it, so a DBA search finds no one here.
         session.add(Vendor(vendor_key=key, canonical_id=v["vendor_id"],
                            name=(v.get("names") or {}).get(cfg.names_key) or v["legal_name"],
-                           dba=v.get("dba"), trade=v.get("trade", ""), tin=v.get("tin", ""),
+                           dba=None, trade=v.get("trade", ""), tin=v.get("tin", ""),
                            address=v.get("address", ""), city=v.get("city", ""), state=v.get("state", ""),
                            zip=str(v.get("zip", "")), email=v.get("email", ""), phone=v.get("phone", ""),
                            is_1099=bool(v.get("is_1099")), status=v.get("status", "active")))

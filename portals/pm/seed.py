@@ -44,7 +44,8 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
         pm_name=j.get("pm_name", ""), pm_email=j.get("pm_email", ""), start_date=_day(j.get("start_date")),
         est_completion=_day(j.get("est_completion"))) for j in book["jobs"]}
     _unique([p.project_id for p in projects.values()], "projects")
-    vendors = {v["vendor_id"]: _vendor(app, v) for v in book["vendors"]}
+    origin = _origin_field(book)
+    vendors = {v["vendor_id"]: _vendor(app, v, origin) for v in book["vendors"]}
     _unique([v.vendor_id for v in vendors.values()], "vendors")
     session.add_all(projects.values())
     session.add_all(vendors.values())
@@ -80,13 +81,21 @@ def _erp_map(session, book: dict) -> None:
                                        erp_code=m[field]))
 
 
-def _vendor(app: str, v: dict) -> Vendor:
+def _origin_field(book: dict) -> str:
+    """The book's vendor field holding the connected ERP's vendor ids: a Directory company's
+    origin id is the vendor's id in that ERP (its manifest names the field)."""
+    connected = book.get("meta", {}).get("pm_erp_app")
+    erp = next((s for s in load_apps().values() if s.kind == "erp" and s.name == connected), None)
+    return (erp.manifest.get("erp", {}).get("vendor_key_field") if erp else None) or "vendor_id"
+
+
+def _vendor(app: str, v: dict, origin: str = "vendor_id") -> Vendor:
     names = v.get("names") or {}
     vid = v.get("procore_vendor_id") or stable_id(app, "vendor", v["vendor_id"], digits=7)
     return Vendor(vendor_id=int(vid), name=names.get("procore") or v.get("dba") or v["legal_name"],
                   trade=v.get("trade", ""), email=v.get("email", ""), phone=v.get("phone", ""),
                   address=v.get("address", ""), city=v.get("city", ""), state=v.get("state", ""),
-                  zip=str(v.get("zip", "")), origin_id=v["vendor_id"], is_active=v.get("status", "active") == "active")
+                  zip=str(v.get("zip", "")), origin_id=str(v.get(origin) or v["vendor_id"]), is_active=v.get("status", "active") == "active")
 
 
 def _commitments(session, app, book, projects, vendors) -> dict[str, Commitment]:

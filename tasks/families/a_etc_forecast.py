@@ -16,11 +16,20 @@ import re
 from decimal import Decimal
 from functools import partial
 
+from seeds.erp_keys import ERP_KEYS
+
 from ..model import Task
 from .common import Family, call
 
 JOBS = ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012")
-APPS = ("procore", "vista_erp")
+ERP = "vista_erp"
+APPS = ("procore", ERP)
+
+
+def erp_job(book: dict, job: str) -> str:
+    """The job's key in Vista: Vista keeps the company's job number (seeds/erp_keys.py)."""
+    field = ERP_KEYS[ERP]["job_field"]
+    return next(j.get(field) or job for j in book["jobs"] if j["job"] == job) if field else job
 
 
 def forecast_total(book: dict, job: str) -> str:
@@ -40,7 +49,7 @@ def evaluator(book: dict, job: str) -> dict:
     return {
         # The job row must carry the PM's total, once; the ERP's projection is its only field
         # the task touches, and any_other_change holds every other column and row still.
-        "expected": [{"app": "vista_erp", "table": "jobs", "op": "changed", "where": {"_pk": job},
+        "expected": [{"app": ERP, "table": "jobs", "op": "changed", "where": {"_pk": erp_job(book, job)},
                       "assert": {"est_cost_to_complete": amount}, "count": 1,
                       "label": f"job {job} estimated cost to complete = {amount}"}],
         "forbidden": [{"any_other_change": True, "allow": [],
