@@ -139,16 +139,30 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
               help="Where finished task episodes write trajectories (default ./recordings here).")
 @click.option("--idle-hours", type=click.FloatRange(0), default=6.0, show_default=True,
               help="Drop episodes nobody has used for this long (0 keeps them all).")
-def serve(port, host, recordings, idle_hours):
+@click.option("--max-body-bytes", type=click.IntRange(1024), default=1024 * 1024, show_default=True,
+              help="Largest request body outside the admin API (413 above it).")
+@click.option("--max-json-depth", type=click.IntRange(2, 1000), default=32, show_default=True,
+              help="Deepest nesting of a JSON body (400 beyond it).")
+@click.option("--max-episodes", type=click.IntRange(1), default=64, show_default=True,
+              help="Live episodes opened over HTTP; at the cap the least recently used idle one is freed, else 429.")
+@click.option("--new-episodes-per-minute", type=click.IntRange(1), default=120, show_default=True,
+              help="Episodes the launcher may open per minute, server-wide (429 above it).")
+def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, max_episodes,
+          new_episodes_per_minute):
     """Serve the task launcher and every portal on loopback for people to work tasks."""
     from portals.core.episode import EpisodeStore
+    from portals.core.limits import Limits
+    from portals.core.template_cache import clean_stale
     from portals.core.web import create_app
 
     from .browser import PortalServer
 
     store = EpisodeStore(idle_ttl=idle_hours * 3600 or None)
-    app = create_app(store)
+    app = create_app(store, limits=Limits(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth,
+                                          max_episodes=max_episodes,
+                                          new_episodes_per_minute=new_episodes_per_minute))
     app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
+    clean_stale(Path(app.config["CFAB_RECORDINGS"]), ".tmp-*.json")  # left by a kill during Finish
     server = PortalServer(app, host, port, quiet=False)
     click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {app.extensions['cfab_admin_token']})")
     click.echo(f"Finished tasks are recorded in {app.config['CFAB_RECORDINGS']}")

@@ -185,6 +185,8 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
     results["tasks"] = records
     if out:
         write_json_atomic(out, results)
+    if journal:
+        journal.close()  # another sweep may take the journal now
     return results
 
 
@@ -254,4 +256,6 @@ def write_json_atomic(path: str, data: dict) -> None:
     with os.fdopen(fd, "w") as fh:
         json.dump(data, fh, indent=1, sort_keys=True)
         fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())  # durable before the rename makes it the results file
     os.replace(tmp, path)

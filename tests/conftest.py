@@ -12,6 +12,8 @@ from portals.core.environment import Environment
 from portals.core.episode import EpisodeStore
 from portals.core.web import create_app, enter_url
 
+from _server import cfab_server  # noqa: F401  (a real `cfab serve` subprocess, one per session)
+
 ADMIN_TOKEN = "test-admin-token"
 
 

@@ -56,10 +56,12 @@ def test_the_journal_ignores_a_torn_last_line_and_refuses_another_sweep(tmp_path
         fh.write(b'{"instance_id": "t2", "attempt": 0, "run": {"pas')  # killed mid-write
     found, runs = read(path)
     assert found == header and set(runs) == {("t1", 0), ("t1", 1)}
+    journal.close()  # the sweep that wrote it has ended (a live one holds the journal's lock)
     resumed = Journal(path, header, resume=True)
     resumed.append("t2", 0, {"passed": True})
     assert set(read(path)[1]) == {("t1", 0), ("t1", 1), ("t2", 0)}
     assert all(json.loads(line) for line in Path(path).read_bytes().splitlines())
+    resumed.close()
     with pytest.raises(JournalMismatch):
         Journal(path, {**header, "k": 3}, resume=True)
 

@@ -7,6 +7,8 @@ import json
 from flask import Blueprint, abort, current_app, jsonify, request
 
 from .environment import Environment
+from .episode import SnapshotMismatch, StoreFull
+from .limits import json_object_body, limits_of
 from .web import agent_token, enter_url, read_token, store_of
 
 admin_bp = Blueprint("admin", __name__)
@@ -34,17 +36,23 @@ def _episode(episode_id: str):
 
 @admin_bp.post("/episodes")
 def create_episode():
-    body = request.get_json(silent=True) or {}
-    apps = body.get("apps")
+    body = json_object_body(empty_ok=True)
+    apps, next_path = body.get("apps"), body.get("next", "/")
     if apps is not None and (not isinstance(apps, list) or not all(isinstance(a, str) for a in apps)):
         abort(400, description="apps must be a list of app names.")
+    if not isinstance(next_path, str):
+        abort(400, description="next must be a path on this site, like /procore/.")
+    limits = limits_of()
     try:
-        episode = store_of().create(apps)
+        episode = store_of().admit(apps, cap=limits.max_episodes, busy_seconds=limits.busy_seconds,
+                                   evictable=False)
     except KeyError as err:
         abort(400, description=str(err))
+    except StoreFull as err:
+        abort(429, description=f"{err} Drop finished episodes (DELETE /admin/episodes/<id>) first.")
     episode.meta["evaluation"] = True  # an evaluator's episode: the launcher will not serve it
     return jsonify(episode_id=episode.id, apps=sorted(episode.apps),
-                   enter_url=enter_url(current_app, episode.id, body.get("next", "/")),
+                   enter_url=enter_url(current_app, episode.id, next_path),
                    agent_token=agent_token(current_app, episode.id)), 201
 
 
@@ -55,13 +63,19 @@ def seed_episode(episode_id):
     from .contract import AppService
 
     episode = _episode(episode_id)
-    body = request.get_json(silent=True) or {}
+    body = json_object_body(empty_ok=True)
     store = store_of()
+    seed, clock = body.get("seed", store.seed), body.get("clock")
+    if isinstance(seed, str) and seed.strip().isdigit() and len(seed.strip()) <= 18:
+        seed = int(seed.strip())
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        abort(400, description="seed must be a whole number from 0 to 2^63-1.")
     try:
-        seed = int(body.get("seed", store.seed))
-        clock = Clock.at(body["clock"]) if "clock" in body else store.clock
-    except (TypeError, ValueError):
-        abort(400, description="seed must be a whole number and clock an ISO instant like 2026-06-30T17:00:00Z.")
+        if clock is not None and not isinstance(clock, str):
+            raise TypeError
+        clock = Clock.at(clock) if clock is not None else store.clock
+    except (TypeError, ValueError, OverflowError):
+        abort(400, description="clock must be an ISO instant like 2026-06-30T17:00:00Z.")
     with episode.lock:
         for app in episode.apps:
             AppService(episode, app).seed(store.book, seed, clock)
@@ -78,22 +92,24 @@ def reset_episode(episode_id):
 
 @admin_bp.get("/episodes/<episode_id>/snapshot")
 def snapshot(episode_id):
+    """{app: snapshot}; each app's snapshot is its canonical JSON, sent as it is (not re-encoded),
+    so equal bytes mean equal state."""
     blobs = _episode(episode_id).snapshot()
-    return jsonify({app: json.loads(blob) for app, blob in blobs.items()})
+    body = b",".join(json.dumps(app).encode() + b":" + blob for app, blob in sorted(blobs.items()))
+    return current_app.response_class(b"{" + body + b"}", mimetype="application/json")
 
 
 @admin_bp.post("/episodes/<episode_id>/restore")
 def restore_snapshot(episode_id):
+    """Replace the state of the named apps with their snapshots: all of them, or none."""
     episode = _episode(episode_id)
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict) or not set(body) <= set(episode.apps):
+    body = json_object_body()
+    if not set(body) <= set(episode.apps):
         abort(400, description="Send {app: snapshot} for apps of this episode.")
-    with episode.lock:
-        for app, snap in body.items():
-            try:
-                episode.app(app).restore(json.dumps(snap).encode())
-            except (ValueError, KeyError, TypeError) as err:
-                abort(400, description=f"Snapshot for {app} does not fit: {err}")
+    try:
+        episode.restore({app: json.dumps(snap).encode() for app, snap in body.items()})
+    except SnapshotMismatch as err:
+        abort(400, description=str(err))
     return jsonify(ok=True)
 
 
@@ -134,14 +150,20 @@ def list_tools():
     return jsonify(_agent_env().tools())
 
 
+@api_bp.get("/openapi.json")
+def openapi():
+    """The tool API of this token's episode as an OpenAPI 3 document (from the tools' schemas)."""
+    from .openapi import document
+
+    return jsonify(document(_agent_env().tools()))
+
+
 @api_bp.post("/tools/<path:name>")
 def call(name):
     env = _agent_env()
-    body = request.get_json(silent=True)
-    if body is None:
-        body = {}
+    body = json_object_body()  # anything but one JSON object is refused before a tool runs
     result = env.call(name, body)
     status = 200
     if isinstance(result, dict) and "error" in result:
-        status = 404 if result["error"] in ("unknown_tool", "not_found") else 400
+        status = {"unknown_tool": 404, "not_found": 404, "read_only": 409}.get(result["error"], 400)
     return jsonify(result), status

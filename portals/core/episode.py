@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from .clock import Clock
-from . import template_cache
+from . import keys, template_cache
 from .db import canonical_json, guard_money_rows, read_rows, read_table, read_tables, restore, snapshot_bytes, track_changes
 from .ids import app_rng, run_seed
 from .registry import AppSpec, get_app, load_apps
@@ -51,15 +51,19 @@ class AppTemplate:
         return self._snapshot
 
 
+def _connect() -> sqlite3.Connection:
+    return keys.register(sqlite3.connect(":memory:", check_same_thread=False))
+
+
 def _open(db_bytes: bytes) -> sqlite3.Connection:
-    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    conn = _connect()
     conn.deserialize(db_bytes)
     return conn
 
 
 def build_template(spec: AppSpec, book: dict, seed: int, clock: Clock) -> AppTemplate:
     """Seed one app from the book (a pure function of book, seed and clock) and freeze it."""
-    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    conn = _connect()
     engine = create_engine("sqlite://", creator=lambda: conn, poolclass=StaticPool)
     spec.archetype.metadata.create_all(engine)
     with Session(engine) as session:
@@ -159,6 +163,26 @@ class Episode:
         with self.lock:
             return {name: inst.snapshot() for name, inst in self.apps.items()}
 
+    def restore(self, blobs: dict[str, bytes]) -> None:
+        """Restore several apps at once, all or nothing: every snapshot is first applied to a
+        scratch copy, and only when all of them fit is any app of the episode replaced."""
+        with self.lock:
+            staged = {}
+            for name, blob in blobs.items():
+                inst = self.app(name)
+                scratch = _open(inst.conn.serialize())
+                try:
+                    restore(scratch, blob, inst.spec.pks)
+                    staged[name] = scratch.serialize()
+                except (ValueError, KeyError, TypeError, AttributeError, IndexError, sqlite3.Error) as err:
+                    raise SnapshotMismatch(name, err) from None
+                finally:
+                    scratch.close()
+            for name, data in staged.items():
+                inst = self.apps[name]
+                inst.conn.deserialize(data)
+                inst.dirty = {table: None for table in inst.spec.pks}
+
     def diff(self) -> dict:
         """The canonical state diff against the template, reading only touched tables."""
         from grader.diff import diff_tables  # the grader owns the diff semantics
@@ -177,6 +201,19 @@ class Episode:
     def close(self) -> None:
         for inst in self.apps.values():
             inst.close()
+
+
+class SnapshotMismatch(ValueError):
+    """A snapshot that does not fit its app; nothing of the restore was written."""
+
+    def __init__(self, app: str, err: Exception):
+        super().__init__(f"Snapshot for {app} does not fit ({type(err).__name__}: {str(err)[:200]}); "
+                         "nothing was restored.")
+        self.app = app
+
+
+class StoreFull(RuntimeError):
+    """No room for another episode: the cap is reached and every open one is in use."""
 
 
 class EpisodeStore:
@@ -200,6 +237,8 @@ class EpisodeStore:
         self.idle_ttl = idle_ttl
         self._monotonic = monotonic
         self._last_used: dict[str, float] = {}
+        self._admitted: dict[str, bool] = {}  # opened over HTTP -> may be freed to make room
+        self._admit_lock = threading.Lock()
 
     def template(self, app: str) -> AppTemplate:
         with self._lock:
@@ -230,6 +269,35 @@ class EpisodeStore:
             self._last_used[episode.id] = self._monotonic()
         return episode
 
+    def admit(self, apps: list[str] | None = None, *, cap: int, busy_seconds: float,
+              evictable: bool) -> Episode:
+        """An episode opened over HTTP, at most `cap` of them at once. At the cap, the least
+        recently used evictable episode idle for `busy_seconds` or more is dropped to make
+        room; with none such, StoreFull. Episodes made in process (`create`) are not counted."""
+        with self._admit_lock:
+            self.drop_idle()
+            while True:
+                with self._lock:
+                    open_ = [e for e in self._admitted if e in self.episodes]
+                    if len(open_) < cap:
+                        break
+                    cutoff = self._monotonic() - busy_seconds
+                    idle = sorted((self._last_used.get(e, 0.0), e) for e in open_
+                                  if self._admitted[e] and self._last_used.get(e, 0.0) <= cutoff)
+                if not idle:
+                    raise StoreFull(f"{len(open_)} episodes are open, the most this server keeps, "
+                                    "and all of them are in use.")
+                self.drop(idle[0][1])
+            episode = self.create(apps)
+            with self._lock:
+                self._admitted[episode.id] = evictable
+            return episode
+
+    def evictable(self, episode_id: str) -> bool:
+        """Whether this episode was opened by a browser (the launcher), not an evaluator."""
+        with self._lock:
+            return bool(self._admitted.get(episode_id))
+
     def get(self, episode_id: str) -> Episode | None:
         """The open episode with this id; looking it up counts as using it."""
         with self._lock:
@@ -252,6 +320,7 @@ class EpisodeStore:
     def drop(self, episode_id: str) -> None:
         with self._lock:
             self._last_used.pop(episode_id, None)
+            self._admitted.pop(episode_id, None)
             episode = self.episodes.pop(episode_id, None)
         if episode is not None:
             with episode.lock:

@@ -14,8 +14,11 @@ from pathlib import Path
 from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template, request,
                    session, url_for)
 from markupsafe import Markup
+from werkzeug.exceptions import TooManyRequests
 
 from . import recording
+from .episode import StoreFull
+from .limits import limits_of
 from .registry import load_apps
 from .web import ROOT, store_of
 
@@ -48,13 +51,29 @@ def _task_episode():
     return episode
 
 
-def _bind(episode) -> None:
-    """Bind this browser to a new episode, dropping the task episode it leaves behind."""
+def _open_episode(apps=None):
+    """A new episode for this browser, which holds one at a time: the episode it leaves (a
+    sandbox or a task the launcher opened) is dropped first. The server keeps at most
+    `max_episodes` of them and opens at most `new_episodes_per_minute`; past either, a 429."""
+    limits = limits_of()
+    window = current_app.extensions["cfab_new_episodes"]
+    if not window.allow():
+        raise TooManyRequests(f"This server opens at most {limits.new_episodes_per_minute} new episodes "
+                              "a minute, and that many were just opened. Try again in a moment.",
+                              retry_after=window.retry_after())
     old = _bound_episode()
-    if old is not None and old.meta.get("task"):
+    if old is not None and store_of().evictable(old.id):
         store_of().drop(old.id)
+    try:
+        episode = store_of().admit(apps, cap=limits.max_episodes, busy_seconds=limits.busy_seconds,
+                                   evictable=True)
+    except StoreFull:
+        raise TooManyRequests(f"This server is full: it keeps at most {limits.max_episodes} episodes open "
+                              "and all of them are in use. Try again in a minute.",
+                              retry_after=int(limits.busy_seconds)) from None
     session.clear()
     session["episode"] = episode.id
+    return episode
 
 
 def _first_portal(task) -> str:
@@ -129,7 +148,7 @@ def home():
 @launcher_bp.post("/episodes/new")
 def new_episode():
     """The sandbox: every app, no task, no panel."""
-    _bind(store_of().create())
+    _open_episode()
     return redirect(url_for("launcher.home"))
 
 
@@ -142,9 +161,7 @@ def task_page(instance_id):
 @launcher_bp.post("/tasks/<instance_id>/start")
 def start(instance_id):
     task = _task(instance_id)
-    episode = store_of().create(list(task.apps))
-    recording.begin(episode, task)
-    _bind(episode)
+    recording.begin(_open_episode(list(task.apps)), task)
     return redirect(_first_portal(task))
 
 

@@ -15,6 +15,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .template_cache import clean_stale
+
 FORMAT, VERSION = "cfab-trajectory", 1
 STEP_TYPES = ("visit", "click", "fill", "select", "check", "submit")
 TARGET_KEYS = ("bid", "id", "role", "label", "name", "tag", "type", "text", "href")
@@ -102,10 +104,13 @@ def write(trajectory: dict, folder: str | os.PathLike) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     stamp = trajectory["recorded_at"].replace(":", "").replace("-", "")
     stem = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{trajectory['instance_id']}-{stamp}")
+    clean_stale(folder, ".tmp-*.json")  # what a writer killed mid-write left behind
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
     with os.fdopen(fd, "w") as fh:
         json.dump(trajectory, fh, indent=1, sort_keys=True, default=str)
         fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())  # the link below must never name a file the disk does not hold
     n = 0
     while True:  # several people may finish the same task in the same second
         path = folder / (f"{stem}.json" if n == 0 else f"{stem}-{n}.json")

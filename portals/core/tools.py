@@ -22,6 +22,8 @@ from .money import parse_amount
 READ, WRITE, GUARDED = "read", "write", "guarded"
 DEFAULT_MAX_LEN = 200
 MAX_INT = 2 ** 63 - 1  # SQLite's INTEGER range
+MAX_PAGE = 1_000_000  # (page - 1) * per_page must stay an SQLite integer; no list is this long
+MIN_DATE, MAX_DATE = date(1900, 1, 1), date(2199, 12, 31)  # room for "+30 days" and any real invoice
 
 
 @dataclass(frozen=True)
@@ -69,11 +71,15 @@ class Param:
     choices: tuple = ()
     max_len: int = DEFAULT_MAX_LEN
     nullable: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
 
     def json_schema(self) -> dict:
         base: dict
         if self.kind == "int":
             base = {"type": "integer"}
+            base.update({k: v for k, v in (("minimum", self.minimum), ("maximum", self.maximum))
+                         if v is not None})
         elif self.kind == "bool":
             base = {"type": "boolean"}
         elif self.kind == "amount":
@@ -166,6 +172,10 @@ def _coerce(p: Param, raw: Any) -> Any:
             raw = int(raw.strip())
         # Beyond 64 bits the database driver itself fails, so such numbers stop here.
         if isinstance(raw, int) and abs(raw) <= MAX_INT:
+            low = p.minimum if p.minimum is not None else -MAX_INT
+            high = p.maximum if p.maximum is not None else MAX_INT
+            if not low <= raw <= high:
+                raise ToolError(f"{label} must be from {low} to {high}, not {raw}.", p.name)
             return raw
         raise ToolError(f"{label} must be a whole number, not {str(raw)[:40]!r}.", p.name)
     if p.kind == "bool":
@@ -176,10 +186,13 @@ def _coerce(p: Param, raw: Any) -> Any:
         raise ToolError(f"{label} must be true or false.", p.name)
     if p.kind == "date":
         try:
-            return date.fromisoformat(str(raw).strip())
+            value = date.fromisoformat(str(raw).strip())
         except ValueError:
             raise ToolError(f"{label} must be a date like 2026-06-30, not {str(raw)[:40]!r}.",
                             p.name) from None
+        if not MIN_DATE <= value <= MAX_DATE:  # date arithmetic past year 9999 overflows
+            raise ToolError(f"{label} must be a date from {MIN_DATE} to {MAX_DATE}, not {value}.", p.name)
+        return value
     if p.kind == "list":
         items = raw if isinstance(raw, list) else [s for s in str(raw).split(",")]
         out = []
@@ -271,8 +284,9 @@ def _param_from(name: str, annotation: Any, default: Any, description: str) -> P
             kind = "date"
         elif annotation is Decimal:
             kind = "amount"
+    minimum, maximum = (1, MAX_PAGE) if (kind, name) == ("int", "page") else (None, None)
     return Param(name, kind, required, None if required else default, description, choices,
-                 max_len, nullable)
+                 max_len, nullable, minimum, maximum)
 
 
 def build_tool(app: str, name: str, func: Callable) -> ToolSpec:

@@ -17,17 +17,24 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from . import ui
 from .errors import ReadOnly, ToolError
+from .limits import Limits, RateWindow, StrictJSONProvider, safe_next
 from .registry import load_apps
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTER_MAX_AGE = 24 * 3600
 
 
-def create_app(store, *, secret_key: str | None = None, admin_token: str | None = None) -> Flask:
+def create_app(store, *, secret_key: str | None = None, admin_token: str | None = None,
+               limits: Limits | None = None) -> Flask:
+    """The server; `limits` (body size and depth, episodes, rates) default to `Limits()`."""
+    limits = limits or Limits()
     app = Flask("cfab", template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.update(SECRET_KEY=secret_key or secrets.token_hex(32),
                       SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
-                      MAX_CONTENT_LENGTH=2 * 1024 * 1024)
+                      MAX_CONTENT_LENGTH=limits.max_body_bytes)
+    app.extensions["cfab_limits"] = limits
+    app.extensions["cfab_new_episodes"] = RateWindow(limits.new_episodes_per_minute)
+    app.json = StrictJSONProvider(app)  # every get_json(): bounded depth, never a RecursionError
     app.extensions["cfab_store"] = store
     app.extensions["cfab_admin_token"] = admin_token or secrets.token_urlsafe(24)
     app.extensions["cfab_signer"] = URLSafeTimedSerializer(app.config["SECRET_KEY"], salt="episode")
@@ -54,8 +61,12 @@ def store_of(app: Flask | None = None):
 
 
 def enter_url(app: Flask, episode_id: str, next_path: str = "/") -> str:
-    """The one-time link that binds a browser to an episode (the runner hands it to the browser)."""
-    token = app.extensions["cfab_signer"].dumps({"e": episode_id, "n": next_path})
+    """The one-time link that binds a browser to an episode (the runner hands it to the browser).
+
+    It works once: its nonce is spent on the episode when a browser enters, and it only ever
+    leads to a path on this site."""
+    token = app.extensions["cfab_signer"].dumps({"e": episode_id, "n": safe_next(next_path),
+                                                 "j": secrets.token_urlsafe(9)})
     return f"/enter?t={token}"
 
 
@@ -96,6 +107,8 @@ def _register_shell(app: Flask) -> None:
     def _check_csrf():
         if request.method != "POST" or request.blueprint in ("admin", "api"):
             return
+        if request.routing_exception is not None:  # no such route or method: 404/405 say so
+            return
         sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token", "")
         if not hmac.compare_digest(str(sent), str(session.get("csrf", ""))) or not sent:
             abort(400, description="This form has expired or did not come from this site. "
@@ -104,12 +117,18 @@ def _register_shell(app: Flask) -> None:
     @app.get("/enter")
     def enter():
         data = read_token(app, request.args.get("t", ""))
-        if not data or "n" not in data or store_of().get(data["e"]) is None:
+        episode = store_of().get(data["e"]) if data and "n" in data and "j" in data else None
+        if episode is None:
             abort(403, description="This link is not valid for any open episode.")
+        with episode.lock:  # one use, even when two browsers open it at the same moment
+            spent = episode.meta.setdefault("spent_links", set())
+            if data["j"] in spent:
+                abort(403, description="This link was already used; an enter link works once. "
+                                       "Ask for a new one.")
+            spent.add(data["j"])
         session.clear()
         session["episode"] = data["e"]
-        next_path = data["n"] if str(data["n"]).startswith("/") else "/"
-        return redirect(next_path)
+        return redirect(safe_next(data["n"]))
 
     @app.before_request
     def _only_this_episodes_apps():
@@ -130,6 +149,11 @@ def _register_shell(app: Flask) -> None:
     def healthz():
         return jsonify(ok=True)
 
+    @app.before_request
+    def _admin_bodies_may_be_larger():
+        if request.blueprint == "admin":  # a whole-episode restore (read only after the token check)
+            request.max_content_length = app.extensions["cfab_limits"].max_admin_body_bytes
+
 
 def _wants_json() -> bool:
     return request.blueprint in ("api", "admin") or request.accept_mimetypes.best == "application/json"
@@ -141,11 +165,28 @@ def _error_page(title: str, message: str) -> str:
                  if request.path == s.base_path or request.path.startswith(s.base_path + "/")), None)
     if spec is not None:
         try:
-            return render_template("app_error.html", spec=spec, skin=spec.skin, word=spec.word,
-                                   errors={}, form={}, title=title, message=message)
+            return _render_outside_blueprint("app_error.html", spec=spec, skin=spec.skin, word=spec.word,
+                                             errors={}, form={}, title=title, message=message)
         except Exception:  # a skin that needs its blueprint's context: the plain page still says why
             pass
-    return render_template("error.html", title=title, message=message)
+    return _render_outside_blueprint("error.html", title=title, message=message)
+
+
+def _render_outside_blueprint(template: str, **context) -> str:
+    """Render with the app-wide context only. A blueprint's context processors may need the
+    episode (the ERP's batch bar reads its clock), and an error page must render without one:
+    it is often the page that says there is none."""
+    from flask import current_app
+
+    app = current_app
+    values: dict = {}
+    for processor in app.template_context_processors[None]:
+        values.update(processor())
+    spec = context.get("spec")
+    blueprint = app.blueprints.get(spec.name) if spec is not None else None
+    values.update(getattr(blueprint, "chrome", dict)())  # the product's menus, episode or none
+    values.update(context)
+    return app.jinja_env.get_template(template).render(values)
 
 
 def _register_errors(app: Flask) -> None:
@@ -155,11 +196,17 @@ def _register_errors(app: Flask) -> None:
             return jsonify(err.to_dict()), err.status
         return _error_page("That did not work", err.message), err.status
 
-    for code, title in ((400, "Bad request"), (403, "Not allowed"), (404, "Not found"),
-                        (405, "Not allowed"), (413, "Too large")):
+    for code, title in ((400, "Bad request"), (401, "Not signed in"), (403, "Not allowed"),
+                        (404, "Not found"), (405, "Not allowed"), (413, "Too large"),
+                        (429, "Too many"), (500, "Server error")):
         def handler(err, code=code, title=title):
-            message = getattr(err, "description", title)
+            message = getattr(err, "description", None) or title
+            if code == 500:  # a bug: say so plainly, never with a stack trace
+                message = "The server failed on this request; nothing more is shown here."
+            headers = {"Retry-After": str(err.retry_after)} if getattr(err, "retry_after", None) else {}
+            if getattr(err, "valid_methods", None):
+                headers["Allow"] = ", ".join(err.valid_methods)
             if _wants_json():
-                return jsonify(error=title.lower().replace(" ", "_"), message=message), code
-            return _error_page(title, message), code
+                return jsonify(error=title.lower().replace(" ", "_"), message=message), code, headers
+            return _error_page(title, message), code, headers
         app.register_error_handler(code, handler)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Annotated, Literal
 
 from sqlalchemy import select
@@ -19,6 +20,14 @@ UploadText = Annotated[str, MaxLen(20000)]
 Template = Literal["apInvoice", "contract", "compliance", "lienWaiver"]
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
 _EMAIL = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$")
+# Characters that change how a name is displayed without being seen: bidirectional overrides
+# and isolates (U+202E shows "invoice\u202efdp.exe" as "invoiceexe.pdf"), zero-width marks, BOM.
+_INVISIBLE = set("\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                 "\u2060\u2066\u2067\u2068\u2069\ufeff")
+
+
+def _spoofing(name: str) -> bool:
+    return any(ch in _INVISIBLE or unicodedata.category(ch) in ("Zl", "Zp") for ch in name)
 
 
 def _email(value: str, field: str) -> str:
@@ -38,7 +47,7 @@ def upload_file(ctx: ServiceContext, folder_id: int, name: str, content: UploadT
         content: The text of the file.
     """
     folder = get_folder(ctx.session, folder_id)
-    clean = name.strip()
+    clean = unicodedata.normalize("NFC", name.strip())  # one spelling of é, so one name
     if not clean:
         raise ToolError("File name is required.", "name")
     if "/" in clean or "\\" in clean or len(clean) > 255:
@@ -48,6 +57,9 @@ def upload_file(ctx: ServiceContext, folder_id: int, name: str, content: UploadT
     if clean in (".", "..") or any(ord(ch) < 32 or ord(ch) == 127 for ch in clean):
         raise ToolError("A file name cannot be . or .. or contain control characters such as line breaks.",
                         "name")
+    if _spoofing(clean):
+        raise ToolError("A file name cannot contain invisible or direction-changing characters "
+                        "(such as U+202E), which make it display as a different name.", "name")
     if not content.strip():
         raise ToolError("The file has no content.", "content")
     clash = ctx.session.scalar(select(File).where(File.folder_id == folder.id, File.name == clean))

@@ -9,6 +9,7 @@ from sqlalchemy import func, or_, select
 
 from portals.core.errors import NotFound, ToolError
 from portals.core.ids import stable_id
+from portals.core.keys import fold
 from portals.core.tools import GUARDED, READ, WRITE, Amount, MaxLen, service
 
 from . import batches as B
@@ -123,7 +124,7 @@ def get_bill(ctx, bill_id: str) -> dict:
 def _find_bill(ctx, vendor: Vendor, bill_number: str) -> APBill | None:
     return ctx.session.scalar(select(APBill).where(
         APBill.vendor_key == vendor.vendor_key,
-        func.lower(APBill.bill_number) == bill_number.strip().lower()))
+        func.cfab_fold(APBill.bill_number) == fold(bill_number.strip())))  # one key normalization
 
 
 @service(WRITE)
@@ -190,7 +191,7 @@ def create_bill(ctx, vendor_id: str, bill_number: Annotated[str, MaxLen(40)], bi
         raise ToolError(f"Vendor {vendor.vendor_key} already has bill {existing.bill_number} "
                         f"(record {existing.bill_id}, {existing.state}, {existing.status}, amount "
                         f"{existing.amount}); a bill number is entered only once.", "bill_number", code="duplicate")
-    bill = APBill(bill_id=f"APB-{stable_id(ctx.app, 'bill', vendor.vendor_key, number.lower())}",
+    bill = APBill(bill_id=f"APB-{stable_id(ctx.app, 'bill', vendor.vendor_key, fold(number))}",
                   vendor_key=vendor.vendor_key, bill_number=number, bill_date=bill_date.isoformat(),
                   due_date=due.isoformat(), job=job.job, cost_code=code.code, cost_type=ctype.code,
                   commitment=commitment or None, amount=amount, description=description.strip(),
@@ -247,11 +248,11 @@ def create_payment_run(ctx, payment_date: date | None = None, vendor_id: str | N
     if vendor_key:
         query = query.where(APBill.vendor_key == vendor_key)
     if bill_numbers:
-        wanted = {n.lower() for n in bill_numbers}
+        wanted = {fold(n) for n in bill_numbers}
         bills = [b for b in ctx.session.scalars(select(APBill).where(
-            func.lower(APBill.bill_number).in_(wanted)).order_by(APBill.bill_id))
+            func.cfab_fold(APBill.bill_number).in_(wanted)).order_by(APBill.bill_id))
             if not vendor_key or b.vendor_key == vendor_key]
-        missing = sorted(wanted - {b.bill_number.lower() for b in bills})
+        missing = sorted(wanted - {fold(b.bill_number) for b in bills})
         if missing:
             raise NotFound(f"No bill numbered {missing[0]!r} was found.", "bill_numbers")
         for b in bills:
