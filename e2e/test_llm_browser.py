@@ -10,6 +10,7 @@ from gymnasium.utils.env_checker import check_env
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from _fake_openai import FakeOpenAI, Recorder, last_user_text, turn  # noqa: E402
+from _threads import in_own_thread  # noqa: E402
 
 from agent.gym_env import CfabEnv  # noqa: E402
 from agent.policies import make_policy  # noqa: E402
@@ -72,7 +73,7 @@ def test_scripted_browser_agent_passes_despite_bad_actions(server, reply, e2e_st
     server.add(model, browser_script(reply, as_text))
     agent = make_policy("llm-browser", model=model, base_url=server.url, api_key_env="CFAB_TEST_NO_KEY",
                         screenshots=not as_text)
-    results = run_suite([get(TASK)], agent, "browser", 1, progress=False, store=e2e_store)
+    results = in_own_thread(run_suite, [get(TASK)], agent, "browser", 1, progress=False, store=e2e_store)
     run = results["tasks"][0]["runs"][0]
     assert run["passed"], run["verdict"]
     assert run["stop_reason"] == "finish" and run["tokens_in"] > 0
@@ -86,6 +87,10 @@ def test_scripted_browser_agent_passes_despite_bad_actions(server, reply, e2e_st
 
 
 def test_browser_gym_env_passes_check_env(e2e_store):
+    in_own_thread(check_gym_env, e2e_store)
+
+
+def check_gym_env(e2e_store):
     env = CfabEnv(TASK, transport="browser", store=e2e_store, max_steps=3)
     check_env(env, skip_render_check=True)
     obs, _ = env.reset()

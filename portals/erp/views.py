@@ -43,11 +43,16 @@ def make_blueprint(spec) -> Blueprint:
             raise LookupError(f"{spec.name} has no tool for {service}; no screen may write through it")
         return ui_call(spec, service, args)
 
+    def chrome():
+        """What the skin's menus need and no episode: an error page renders them too."""
+        return {"screens": screens, "routes": set(bp.writes_of)}
+    bp.chrome = chrome
+
     @bp.context_processor
     def _batch_bar():
         clock = current_episode().clock
         mth = clock.today().strftime("%m/%y")
-        return {"screens": screens, "routes": set(bp.writes_of), "mth": mth,
+        return {**chrome(), "mth": mth,
                 "batch_id": stable_id(spec.name, "batch", mth, digits=3), "today": clock.today().isoformat()}
 
     def listing(service, template, names, **extra):

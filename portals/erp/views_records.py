@@ -81,6 +81,18 @@ class Screens:
         return render_view(self.spec, template, status, entity=current_entity(self.spec), **context)
 
 
+def _opens(path: str) -> bool:
+    """Whether a GET of this path reaches a page (not only a POST action)."""
+    from flask import current_app
+    from werkzeug.exceptions import HTTPException
+
+    try:
+        current_app.url_map.bind("localhost").match(path.split("?", 1)[0], method="GET")
+    except HTTPException:
+        return False
+    return True
+
+
 def register(bp, spec, route, call) -> None:
     """Add the record screens the manifest lists to the vendor's blueprint."""
     from .views_payables import register_payables
@@ -111,8 +123,8 @@ def register(bp, spec, route, call) -> None:
                 abort(404, description=f"There is no {spec.word('entity').lower()} {wanted!r}.")
         session[_key(spec)] = wanted
         back = request.args.get("next", "")
-        if not back.startswith(spec.base_path + "/") or "//" in back:
-            back = url_for(".entities")
+        if not back.startswith(spec.base_path + "/") or "//" in back or not _opens(back):
+            back = url_for(".entities")  # e.g. switched on the page a POST answered: no page to go back to
         return redirect(back)
 
     @route("/entities", "entities")
