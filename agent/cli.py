@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -14,18 +15,28 @@ def main():
 
 
 @main.command()
-@click.option("--policy", default="oracle", show_default=True, help="oracle, noop, eager, llm-tools or llm-browser.")
+@click.option("--policy", default="oracle", show_default=True,
+              help="oracle, noop, eager, gold, llm-tools, llm-browser, or module:Class (a policy of your own).")
 @click.option("--transport", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
 @click.option("--k", "k", type=click.IntRange(1, 100), default=1, show_default=True, help="Runs per task.")
 @click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families, e.g. 'cf_H_*'.")
 @click.option("--out", default=None, help="Results JSON path (default results/<policy>-<transport>.json).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--model", default=None, help="Model name for llm-tools / llm-browser.")
-@click.option("--base-url", default=None, help="OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama, a router).")
+@click.option("--base-url", default=None,
+              help="OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama, a router); default $OPENAI_BASE_URL, else OpenAI.")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
               help="Name of the environment variable holding the API key.")
 @click.option("--max-steps", type=click.IntRange(1, 500), default=24, show_default=True,
               help="Model turns per run.")
+@click.option("--temperature", type=click.FloatRange(0, 2), default=0.0, show_default=True,
+              help="Sampling temperature sent with every model request.")
+@click.option("--seed", "sampling_seed", type=int, default=None,
+              help="Sampling seed sent with every model request (vLLM, Ollama and OpenAI honour it).")
+@click.option("--max-tokens", type=click.IntRange(1), default=None, help="Most tokens per model response.")
+@click.option("--extra-body", default=None, metavar="JSON",
+              help='A JSON object merged into every request body, e.g. \'{"top_k": 1}\' (vLLM) or '
+                   '\'{"options": {"num_ctx": 16384}}\' (Ollama).')
 @click.option("--screenshots", is_flag=True, help="llm-browser: send a screenshot with each observation.")
 @click.option("--price-in", type=float, default=None, help="USD per million input tokens (overrides the table).")
 @click.option("--price-out", type=float, default=None, help="USD per million output tokens (overrides the table).")
@@ -39,33 +50,45 @@ def main():
 @click.option("--resume", default=None, metavar="FILE",
               help="Continue the interrupted sweep whose results file is FILE (its .runs.jsonl journal).")
 def run(policy, transport, k, pattern, out, quiet, model, base_url, api_key_env, max_steps,
-        screenshots, price_in, price_out, max_cost, max_retries, workers, judge_model, judge_base_url,
-        resume):
+        temperature, sampling_seed, max_tokens, extra_body, screenshots, price_in, price_out,
+        max_cost, max_retries, workers, judge_model, judge_base_url, resume):
     """Run a policy over the suite and print pass^1 / pass^k."""
     from tasks.registry import select
 
-    from .policies import MODEL_POLICIES, make_policy
+    from .journal import JournalMismatch
+    from .policies import MODEL_POLICIES, make_policy, uses_model
     from .report import print_table
     from .runner import run_suite
 
+    if resume:
+        pattern, k, transport = _resumed_sweep(resume, pattern, k, transport)
+    try:
+        model_policy = uses_model(policy)
+    except LookupError as err:
+        raise click.UsageError(str(err.args[0] if err.args else err))
     options = {}
-    if policy in MODEL_POLICIES:
+    if model_policy:
+        from .llm.client import needs_key
+
         options = {"model": model, "base_url": base_url, "api_key_env": api_key_env,
                    "max_steps": max_steps, "price_in": price_in, "price_out": price_out,
-                   "max_retries": max_retries}
+                   "max_retries": max_retries, "temperature": temperature, "seed": sampling_seed,
+                   "max_tokens": max_tokens, "extra_body": _json_object(extra_body, "--extra-body")}
         if policy == "llm-browser":
             options["screenshots"] = screenshots
         import os
 
-        if base_url is None and not os.environ.get(api_key_env):
-            raise click.UsageError(f"no API key in ${api_key_env} (or pass --base-url for a local server)")
+        if needs_key(base_url) and not os.environ.get(api_key_env):
+            raise click.UsageError(f"no API key in ${api_key_env} (or pass --base-url, or set "
+                                   "$OPENAI_BASE_URL, for a local server)")
         expected = "browser" if policy == "llm-browser" else "tools"
-        if transport != expected:
+        if policy in MODEL_POLICIES and transport != expected:
             raise click.UsageError(f"--policy {policy} runs on --transport {expected}")
     elif model:
-        raise click.UsageError("--model applies to the llm-tools and llm-browser policies")
+        raise click.UsageError("--model applies to the llm-tools and llm-browser policies "
+                               "(and to a module:Class policy with uses_model = True)")
     try:
-        chosen = select(pattern)
+        chosen = select(pattern) if not isinstance(pattern, list) else _select_ids(pattern)
         agent = make_policy(policy, **options)
     except (LookupError, KeyError) as err:
         raise click.UsageError(str(err.args[0] if err.args else err))
@@ -74,19 +97,88 @@ def run(policy, transport, k, pattern, out, quiet, model, base_url, api_key_env,
         raise click.UsageError(f"no price known for {model!r}: pass --price-in/--price-out "
                                "so --max-cost can be enforced")
     judge = _make_judge(judge_model, judge_base_url or base_url, api_key_env, max_retries)
-    tag = policy if not model else f"{policy}-{model.replace('/', '_').replace(':', '_')}"
+    tag = policy.replace(":", "_") if not model else f"{policy}-{model}".replace("/", "_").replace(":", "_")
     if resume and out and out != resume:
         raise click.UsageError("--resume FILE continues that file: leave out --out or give the same path")
     out = resume or out or f"results/{tag}-{transport}.json"
-    from .journal import JournalMismatch
-
     try:
         results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet, workers=workers,
-                            max_cost=max_cost, judge=judge, resume=bool(resume))
+                            max_cost=max_cost, judge=judge, resume=bool(resume),
+                            command=_command_line(click.get_current_context()))
     except JournalMismatch as err:
         raise click.UsageError(str(err))
     print_table(results)
     click.echo(f"results written to {out}")
+    if results.get("transcripts"):
+        click.echo(f"transcripts written to {os.path.join(os.path.dirname(out), results['transcripts'])}")
+
+
+def _command_line(ctx) -> list[str]:
+    """`cfab run` with every option that was given (on the command line or by environment),
+    as a list a shell can be handed back."""
+    from click.core import ParameterSource
+
+    line = ["cfab", ctx.info_name or "run"]
+    for param in ctx.command.params:
+        if ctx.get_parameter_source(param.name) not in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+            continue
+        value = ctx.params[param.name]
+        flag = max(param.opts, key=len)
+        if getattr(param, "is_flag", False):
+            line += [flag] if value else []
+        else:
+            line += [flag, str(value)]
+    return line
+
+
+def _json_object(text: str | None, flag: str) -> dict | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError as err:
+        raise click.UsageError(f"{flag} is not valid JSON ({err})")
+    if not isinstance(value, dict):
+        raise click.UsageError(f"{flag} must be a JSON object, e.g. '{{\"top_k\": 1}}'")
+    return value
+
+
+def _resumed_sweep(results: str, pattern, k: int, transport: str):
+    """The task list, k and transport of the sweep `--resume FILE` continues: its journal's own,
+    unless given again on the command line (then they must match, which the journal checks)."""
+    from .journal import JournalMismatch, journal_path, read
+    from .runner import check_resumable
+
+    path = journal_path(results)
+    try:
+        check_resumable(path)
+        header, _ = read(path)
+    except JournalMismatch as err:
+        raise click.UsageError(str(err))
+    if header is None:  # killed before its header was written: nothing finished, nothing to match
+        return pattern, k, transport
+    ctx = click.get_current_context()
+    given = lambda name: ctx.get_parameter_source(name) not in (  # noqa: E731
+        click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP)
+    tasks = header.get("tasks")
+    if pattern is None and isinstance(tasks, list) and all(isinstance(t, str) for t in tasks):
+        pattern = tasks
+    if not given("k") and isinstance(header.get("k"), int):
+        k = header["k"]
+    if not given("transport") and header.get("transport") in ("tools", "browser"):
+        transport = header["transport"]
+    return pattern, k, transport
+
+
+def _select_ids(ids: list[str]):
+    """The tasks a journal lists, in its order; a task no longer in the suite is refused."""
+    from tasks.registry import all_tasks
+
+    known = {t.instance_id: t for t in all_tasks()}
+    gone = [i for i in ids if i not in known]
+    if gone:
+        raise LookupError(f"the journal's sweep has tasks no longer in the suite: {', '.join(gone)}")
+    return [known[i] for i in ids]
 
 
 def _make_judge(model, base_url, api_key_env, max_retries):
@@ -152,7 +244,7 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
     """Serve the task launcher and every portal on loopback for people to work tasks."""
     from portals.core.episode import EpisodeStore
     from portals.core.limits import Limits
-    from portals.core.template_cache import clean_stale
+    from portals.core.recording import clean_leftovers
     from portals.core.web import create_app
 
     from .browser import PortalServer
@@ -162,7 +254,7 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
                                           max_episodes=max_episodes,
                                           new_episodes_per_minute=new_episodes_per_minute))
     app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
-    clean_stale(Path(app.config["CFAB_RECORDINGS"]), ".tmp-*.json")  # left by a kill during Finish
+    clean_leftovers(app.config["CFAB_RECORDINGS"])  # left by a kill during Finish
     server = PortalServer(app, host, port, quiet=False)
     click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {app.extensions['cfab_admin_token']})")
     click.echo(f"Finished tasks are recorded in {app.config['CFAB_RECORDINGS']}")

@@ -116,3 +116,118 @@ def test_a_sweep_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
     assert results["pass1"] == 1.0 and results["passk"] == 1.0
     keys = entries(journal_path(out))
     assert len(keys) == len(set(keys)) == total, "a finished run was run again"
+
+
+def oracle_header(k: int = 2) -> dict:
+    from agent.journal import sweep_header
+
+    return sweep_header(OraclePolicy(), "tools", k, select("cf_H_*"))
+
+
+def a_journal(path: Path, header: dict, *lines: bytes) -> None:
+    whole = [json.dumps(header).encode()] + [json.dumps({"instance_id": select("cf_H_*")[0].instance_id,
+                                                          "attempt": 0, "run": {"passed": True}}).encode()]
+    path.write_bytes(b"\n".join(whole + list(lines)) + b"\n")
+
+
+def cfab_run(args: list[str]):
+    from click.testing import CliRunner
+
+    from agent.cli import main
+
+    return CliRunner().invoke(main, ["run", "--policy", "oracle", "--transport", "tools", "--k", "2",
+                                     "--tasks", "cf_H_*", "--quiet", *args])
+
+
+def test_a_second_resume_of_a_journal_in_use_is_refused_and_runs_nothing(tmp_path):
+    out = tmp_path / "busy.json"
+    header = oracle_header()
+    a_journal(Path(journal_path(str(out))), header)
+    before = Path(journal_path(str(out))).read_bytes()
+    first = Journal(journal_path(str(out)), header, resume=True)  # a sweep still running on it
+    try:
+        with pytest.raises(JournalMismatch, match="being written by another sweep"):
+            Journal(journal_path(str(out)), header, resume=True)
+        result = cfab_run(["--resume", str(out)])  # and the command line says so, plainly
+        assert result.exit_code == 2 and "being written by another sweep" in result.output
+        assert "Traceback" not in result.output and not out.exists()
+        fresh = cfab_run(["--out", str(out)])  # a fresh sweep onto it is refused the same way
+        assert fresh.exit_code == 2 and "being written by another sweep" in fresh.output
+        assert Path(journal_path(str(out))).read_bytes() == before
+    finally:
+        first.close()
+    Journal(journal_path(str(out)), header, resume=True).close()  # free again once it has ended
+
+
+WRONG_SHAPE = [
+    (b"[1, 2]", "is a JSON list"),
+    (b'"a run"', "is a JSON str"),
+    (b"null", "is a JSON NoneType"),
+    (b'{"instance_id": 7, "attempt": 0, "run": {"passed": true}}', "has no instance_id"),
+    (b'{"instance_id": "cf", "attempt": "0", "run": {"passed": true}}', "attempt is not a whole number"),
+    (b'{"instance_id": "cf", "attempt": -1, "run": {"passed": true}}', "attempt is -1"),
+    (b'{"instance_id": "cf", "attempt": true, "run": {"passed": true}}', "attempt is not a whole number"),
+    (b'{"instance_id": "cf", "attempt": 1, "run": [1]}', "has no run object"),
+    (b'{"instance_id": "cf", "attempt": 1, "run": {}}', "no passed true/false"),
+    (b'{"instance_id": "cf", "attempt": 1, "run": {"passed": true, "cost_usd": "free"}}', "cost_usd is not a number"),
+    (b'{"instance_id": "cf", "attempt": 1, "run": {"passed": true, "judge": 3}}', "judge is not an object"),
+    (b'{"instance_id": "cf", "attempt": 1, "run": {"passed": true, "verdict": "ok"}}', "verdict is not a list"),
+    (b'{"instance_id": "cf", "attempt": 1, "ru', "line 3 is not JSON"),  # cut short, but not last
+]
+
+
+@pytest.mark.parametrize("line,says", WRONG_SHAPE, ids=[w[1] for w in WRONG_SHAPE])
+def test_a_journal_line_of_the_wrong_shape_is_refused_by_line_number(tmp_path, line, says):
+    path = tmp_path / "r.json.runs.jsonl"
+    a_journal(path, oracle_header(), line, b'{"instance_id": "cf", "attempt": 1, "run": {"passed": true}}')
+    before = path.read_bytes()
+    with pytest.raises(JournalMismatch) as err:
+        Journal(str(path), oracle_header(), resume=True)
+    assert says in str(err.value) and "another sweep" not in str(err.value)
+    assert "line 3" in str(err.value)
+    assert path.read_bytes() == before  # refused: not truncated, not rewritten
+
+
+def test_the_command_line_refuses_a_wrong_shape_journal_with_a_message_not_a_traceback(tmp_path):
+    out = tmp_path / "shape.json"
+    a_journal(Path(journal_path(str(out))), oracle_header(), b'{"instance_id": "x", "attempt": -1, "run": {}}')
+    result = cfab_run(["--resume", str(out)])
+    assert result.exit_code == 2 and "line 3 is not a run this runner writes" in result.output
+    assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("instance_id,attempt,says", [
+    ("cf_not_in_this_sweep", 0, "not one of this sweep's tasks"),
+    (None, 2, "attempt 2 of"),  # k is 2: attempts 0 and 1
+    (None, 99, "attempt 99 of")])
+def test_a_run_outside_the_sweeps_slots_is_refused(tmp_path, instance_id, attempt, says):
+    path = tmp_path / "r.json.runs.jsonl"
+    line = json.dumps({"instance_id": instance_id or select("cf_H_*")[-1].instance_id, "attempt": attempt,
+                       "run": {"passed": True}}).encode()
+    a_journal(path, oracle_header(), line)
+    with pytest.raises(JournalMismatch, match=says):
+        Journal(str(path), oracle_header(), resume=True)
+
+
+def test_a_torn_header_is_reported_as_torn_not_as_another_sweep(tmp_path):
+    path = tmp_path / "r.json.runs.jsonl"
+    header_line = json.dumps(oracle_header()).encode()
+    run_line = json.dumps({"instance_id": select("cf_H_*")[0].instance_id, "attempt": 0,
+                           "run": {"passed": True}}).encode()
+    path.write_bytes(header_line[:30] + b"\n" + run_line + b"\n")
+    with pytest.raises(JournalMismatch) as err:
+        Journal(str(path), oracle_header(), resume=True)
+    assert "first line is torn" in str(err.value) and "another sweep" not in str(err.value)
+    # a header torn while it was the only line (killed before any run): nothing to lose, start afresh
+    path.write_bytes(header_line[:30])
+    journal = Journal(str(path), oracle_header(), resume=True)
+    journal.close()
+    assert journal.finished == {} and read(str(path)) == (oracle_header(), {})
+    # a whole header of another sweep is still told apart
+    path.write_bytes(json.dumps({**oracle_header(), "k": 5}).encode() + b"\n")
+    with pytest.raises(JournalMismatch, match="another sweep"):
+        Journal(str(path), oracle_header(), resume=True)
+    path.write_bytes(json.dumps({"journal": 1, "policy": "oracle"}).encode() + b"\n")
+    with pytest.raises(JournalMismatch, match="header line lacks"):
+        Journal(str(path), oracle_header(), resume=True)

@@ -22,6 +22,7 @@ STEP_TYPES = ("visit", "click", "fill", "select", "check", "submit")
 TARGET_KEYS = ("bid", "id", "role", "label", "name", "tag", "type", "text", "href")
 MAX_STEPS = 20000  # a runaway page must not grow an episode without bound
 MAX_BATCH = 500
+LEFTOVER_SECONDS = 60  # a recording is written in well under a second; a temp file this old is a kill's
 
 
 class TrajectoryError(ValueError):
@@ -98,13 +99,22 @@ def build(episode, task, reply: str, result) -> dict:
     }
 
 
+def clean_leftovers(folder: str | os.PathLike) -> int:
+    """Remove the temporary files (often zero bytes) a writer killed mid-write left in a
+    recordings folder; `cfab serve` calls this at start and every write calls it too. A temp
+    file younger than LEFTOVER_SECONDS may be another live writer's and is kept."""
+    if not Path(folder).is_dir():
+        return 0
+    return clean_stale(Path(folder), ".tmp-*.json", older_than=LEFTOVER_SECONDS)
+
+
 def write(trajectory: dict, folder: str | os.PathLike) -> Path:
     """Write atomically to <folder>/<instance_id>-<utc time>-<n>.json and return the path."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     stamp = trajectory["recorded_at"].replace(":", "").replace("-", "")
     stem = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{trajectory['instance_id']}-{stamp}")
-    clean_stale(folder, ".tmp-*.json")  # what a writer killed mid-write left behind
+    clean_leftovers(folder)  # what a writer killed mid-write left behind
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
     with os.fdopen(fd, "w") as fh:
         json.dump(trajectory, fh, indent=1, sort_keys=True, default=str)
