@@ -37,6 +37,9 @@ class Meter:
     retries: int = 0
     stop_reason: str | None = None
     actions: list = field(default_factory=list)
+    # The full conversation (a list a model client's meter carries; None: nothing to record).
+    # Written to the transcripts sidecar, never to the results file.
+    transcript: list | None = None
 
     def add_usage(self, tokens_in: int, tokens_out: int) -> None:
         self.model_calls += 1
@@ -52,8 +55,11 @@ class Meter:
         self.actions.append({"step": self.steps, "action": action[:300], "outcome": outcome[:200]})
 
     def to_run(self) -> dict:
-        out = {"tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "steps": self.steps,
-               "cost_usd": round(self.cost_usd, 6)}
+        """The run's usage. Tokens an unpriced model spent have no cost: `cost_usd` is left out
+        (unknown), never reported as 0."""
+        out = {"tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "steps": self.steps}
+        if self.price.known or not (self.tokens_in or self.tokens_out):
+            out["cost_usd"] = round(self.cost_usd, 6)
         if self.model_calls:
             out.update({"model_calls": self.model_calls, "retries": self.retries,
                         "stop_reason": self.stop_reason, "actions": self.actions})

@@ -12,6 +12,12 @@ def _rate(value) -> str:
     return "    n/a" if value is None else f"{value:7.2f}"
 
 
+def _cost(results: dict) -> str:
+    if results.get("cost_usd") is None:
+        return "cost unknown (no price for this model: pass --price-in/--price-out)"
+    return f"cost ${results['cost_usd']:.4f}"
+
+
 def print_table(results: dict) -> None:
     k = results["k"]
     metered = any(run.get("tokens_in") for task in results["tasks"] for run in task["runs"])
@@ -27,8 +33,9 @@ def print_table(results: dict) -> None:
         line = f"{task['instance_id']:36} {task['domain']:22} {_rate(p1)} {_rate(pk)}"
         if metered and task["runs"]:
             tokens = sum(r.get("tokens_in", 0) + r.get("tokens_out", 0) for r in task["runs"])
+            unpriced = any("cost_usd" not in r for r in task["runs"])
             cost = sum(r.get("cost_usd", 0.0) for r in task["runs"])
-            line += f" {tokens / len(task['runs']):9.0f} {cost:8.4f}"
+            line += f" {tokens / len(task['runs']):9.0f} {'unknown' if unpriced else f'{cost:.4f}':>8}"
         infra = len(task["runs"]) - len(runs)
         click.echo(line + (f"  ({infra} infra error{'s' * (infra > 1)})" if infra else ""))
     click.echo("-" * 76)
@@ -40,7 +47,7 @@ def print_table(results: dict) -> None:
         n = max(1, results.get("n_runs", 1))
         click.echo(f"tokens in/out {results['tokens_in']}/{results['tokens_out']} "
                    f"({(results['tokens_in'] + results['tokens_out']) / n:.0f}/run), "
-                   f"steps {results['steps']}, cost ${results['cost_usd']:.4f}, "
+                   f"steps {results['steps']}, {_cost(results)}, "
                    f"infra errors {results.get('n_infra_errors', 0)} (not scored)")
     if results.get("unscored_tasks"):
         click.echo(f"not scored (fewer than k graded runs): {', '.join(results['unscored_tasks'])}")

@@ -60,12 +60,13 @@ class Harness:
             with chromium() as browser:
                 yield browser
 
-    def run_one(self, task, policy, browser=None, judge=None) -> dict:
+    def run_one(self, task, policy, browser=None, judge=None, on_transcript=None) -> dict:
         """One attempt at one task on a fresh episode; never raises for the policy's failures.
 
         A model policy gets its own meter (tokens, steps, cost). A provider failure that
         survived the client's retries is an infrastructure error: the run is recorded with
         `infra_error` and left ungraded, since it says nothing about the agent.
+        `on_transcript(events, run)` receives the run's full conversation, if it has one.
         """
         outcome, infra, meter = self.run_outcome(task, policy, browser=browser)
         if infra:
@@ -86,6 +87,8 @@ class Harness:
         if rubric and not infra:  # L3: reported beside the grade, never part of it
             run["judge"] = judge(run["reply"], rubric, task.instruction) if judge else \
                 {"score": None, "reason": "no judge model configured (--judge-model)"}
+        if on_transcript is not None and meter.transcript is not None:
+            on_transcript(meter.transcript, run)
         return run
 
     def run_outcome(self, task, policy, browser=None):
@@ -117,7 +120,8 @@ class Harness:
 
 def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
               progress: bool = True, store: EpisodeStore | None = None, workers: int = 1,
-              max_cost: float | None = None, judge=None, resume: bool = False) -> dict:
+              max_cost: float | None = None, judge=None, resume: bool = False,
+              command: list[str] | None = None) -> dict:
     """Run every task k times (on `workers` threads); write and return the results document.
 
     `max_cost` (USD) is a ceiling: once spending reaches it no new run starts, runs already
@@ -125,17 +129,21 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
 
     With `out`, each finished run is also appended to the run journal beside it (see
     agent/journal.py); `resume` continues from that journal, skipping the finished runs and
-    counting their cost once.
+    counting their cost once. `command` is the command line that asked for the sweep (for
+    the provenance; `sys.argv` is recorded as well).
     """
     from tqdm import tqdm
 
     from .journal import Journal, journal_path, sweep_header
 
+    if resume and out:
+        check_resumable(journal_path(out))
     started = _now_iso()
     jobs = [(task, attempt) for task in tasks for attempt in range(k)]
     slots = {task.instance_id: [None] * k for task in tasks}
     budget = Budget(max_cost)
     journal = Journal(journal_path(out), sweep_header(policy, transport, k, tasks), resume) if out else None
+    transcripts = Transcripts(transcripts_path(out), policy, fresh=not resume) if out else None
     for (instance_id, attempt), run in (journal.finished.items() if journal else ()):
         if instance_id in slots and attempt < k:
             slots[instance_id][attempt] = run
@@ -151,15 +159,19 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
             return jobs.pop(0)
 
     with Harness(transport, store, workers) as harness:
+        used_store = harness.store
+
         def work():
             with harness.worker_browser() as browser:
                 while (job := next_job()) is not None:
                     task, attempt = job
-                    run = harness.run_one(task, policy, browser=browser, judge=judge)
+                    sink = None if transcripts is None else (
+                        lambda events, run, t=task.instance_id, a=attempt: transcripts.write(t, a, events, run))
+                    run = harness.run_one(task, policy, browser=browser, judge=judge, on_transcript=sink)
                     slots[task.instance_id][attempt] = run
                     if journal:
                         journal.append(task.instance_id, attempt, run)
-                    budget.charge(run["cost_usd"] + (run.get("judge") or {}).get("cost_usd", 0.0),
+                    budget.charge(run.get("cost_usd", 0.0) + (run.get("judge") or {}).get("cost_usd", 0.0),
                                   task.instance_id)
                     bar.update(1)
 
@@ -179,7 +191,9 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
     results = {"policy": policy.name, "transport": transport, "k": k, "n_tasks": len(tasks),
                "model": getattr(policy, "model", None), "workers": workers,
                "resumed_runs": len(journal.finished) if journal else 0,
-               "provenance": provenance(policy, started)}
+               "provenance": provenance(policy, started, used_store, transport, k, command)}
+    if transcripts is not None and os.path.exists(transcripts.path):
+        results["transcripts"] = os.path.basename(transcripts.path)
     results.update(aggregate(records, k))
     results.update(totals(records, policy, budget))
     results["tasks"] = records
@@ -209,12 +223,16 @@ def aggregate(records: list[dict], k: int) -> dict:
 def totals(records: list[dict], policy, budget: Budget) -> dict:
     runs = [run for r in records for run in r["runs"]]
     price = getattr(getattr(policy, "client", None), "price", None)
+    cost = round(sum(run.get("cost_usd", 0.0) for run in runs), 6)
+    if price is not None and not price.known and any(run.get("tokens_in") or run.get("tokens_out")
+                                                     for run in runs):
+        cost = None  # tokens without a price: the cost is unknown, not zero
     return {"n_runs": len(runs),
             "n_infra_errors": sum(1 for run in runs if run.get("infra_error")),
             "tokens_in": sum(run.get("tokens_in", 0) for run in runs),
             "tokens_out": sum(run.get("tokens_out", 0) for run in runs),
             "steps": sum(run.get("steps", 0) for run in runs),
-            "cost_usd": round(sum(run.get("cost_usd", 0.0) for run in runs), 6),
+            "cost_usd": cost,
             "judge_cost_usd": round(sum((run.get("judge") or {}).get("cost_usd", 0.0) for run in runs), 6),
             "price_per_mtok": None if price is None else
             {"in": price.usd_in, "out": price.usd_out, "known": price.known},
@@ -227,9 +245,16 @@ def _now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def provenance(policy, started: str) -> dict:
-    """Where a results file came from; a value that cannot be known is None, never a guess."""
+def provenance(policy, started: str, store: EpisodeStore | None = None, transport: str | None = None,
+               k: int | None = None, command: list[str] | None = None) -> dict:
+    """Where a results file came from; a value that cannot be known is None, never a guess.
+
+    Enough to run it again: the project's version and commit, the command line, the model and
+    how it was sampled (endpoint, temperature, seed, max tokens, extra body), the step limit,
+    and the world the episodes were built from (clock, the book's seed, the id seed)."""
+    import platform
     import subprocess
+    from importlib import metadata
 
     def git(*args):
         try:
@@ -239,13 +264,80 @@ def provenance(policy, started: str) -> dict:
             return None
         return done.stdout.strip() if done.returncode == 0 else None
 
+    def version(package):
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return None
+
     client = getattr(policy, "client", None)
+    sampling = client.sampling() if callable(getattr(client, "sampling", None)) else {}
     status = git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": git("rev-parse", "HEAD"), "dirty": None if status is None else bool(status),
-            "argv": list(sys.argv), "model": getattr(policy, "model", None),
-            "base_url": getattr(client, "base_url", None),
-            "temperature": getattr(client, "temperature", None),
+    book_meta = (store.book.get("meta") or {}) if store is not None else {}
+    return {"version": version("cfagentbench"), "commit": git("rev-parse", "HEAD"),
+            "dirty": None if status is None else bool(status),
+            "argv": list(sys.argv), "command": command, "policy": getattr(policy, "name", None),
+            "policy_class": f"{type(policy).__module__}:{type(policy).__qualname__}",
+            "transport": transport, "k": k,
+            "model": getattr(policy, "model", None),
+            "base_url": sampling.get("base_url", getattr(client, "base_url", None)),
+            "temperature": sampling.get("temperature", getattr(client, "temperature", None)),
+            "seed": sampling.get("seed"), "max_tokens": sampling.get("max_tokens"),
+            "extra_body": sampling.get("extra_body"),
+            "max_steps": getattr(policy, "max_steps", None),
+            "clock": store.clock.iso() if store is not None else None,
+            "book_seed": book_meta.get("seed"), "run_seed": getattr(store, "seed", None),
+            "python": platform.python_version(), "openai": version("openai") if client else None,
             "started": started, "finished": _now_iso()}
+
+
+def transcripts_path(results_path: str) -> str:
+    return results_path + ".transcripts.jsonl"
+
+
+class Transcripts:
+    """The sidecar of full conversations: one JSON line per model run, written as it finishes
+    (the whole message list, tool calls and results, raw responses; nothing cut)."""
+
+    def __init__(self, path: str, policy, fresh: bool):
+        self.path = path
+        self.policy = policy
+        self._lock = threading.Lock()
+        if fresh and os.path.exists(path):
+            os.remove(path)  # a fresh sweep's transcripts never mix with an older sweep's
+
+    def write(self, instance_id: str, attempt: int, events: list, run: dict) -> None:
+        client = getattr(self.policy, "client", None)
+        sampling = client.sampling() if callable(getattr(client, "sampling", None)) else None
+        line = {"instance_id": instance_id, "attempt": attempt, "policy": self.policy.name,
+                "model": getattr(self.policy, "model", None), "sampling": sampling,
+                "passed": run.get("passed"), "score": run.get("score"),
+                "infra_error": run.get("infra_error"), "stop_reason": run.get("stop_reason"),
+                "events": events}
+        data = json.dumps(line, ensure_ascii=False, sort_keys=True, default=str).encode() + b"\n"
+        with self._lock, open(self.path, "ab") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def check_resumable(path: str) -> None:
+    """Refuse to resume from a journal that is not there or cannot be read: resuming would
+    otherwise start the sweep over and overwrite whatever the file held."""
+    from .journal import JournalMismatch
+
+    if not os.path.exists(path):
+        raise JournalMismatch(f"nothing to resume: there is no journal {path} (a sweep writes it beside "
+                              "its results file). Run without --resume to start the sweep.")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64)
+    except OSError as err:
+        raise JournalMismatch(f"cannot resume: the journal {path} cannot be read "
+                              f"({err.strerror or err}).") from None
+    if head and not head.lstrip().startswith(b"{"):
+        raise JournalMismatch(f"cannot resume: {path} is not a run journal (its first line is not a "
+                              "JSON header). Move it away to start the sweep afresh.")
 
 
 def write_json_atomic(path: str, data: dict) -> None:

@@ -20,6 +20,7 @@ class FakeOpenAI:
     def __init__(self):
         self.scripts: dict = {}
         self.requests: list[dict] = []
+        self.headers: list[dict] = []  # each request's HTTP headers, in arrival order
         self.counts: dict[str, int] = {}
         self._lock = threading.Lock()
         app = Flask("fake_openai")
@@ -49,6 +50,7 @@ class FakeOpenAI:
             n = self.counts.get(model, 0)
             self.counts[model] = n + 1
             self.requests.append(body)
+            self.headers.append(dict(request.headers))
         reply = self.scripts[model](body, n)
         if "status" in reply:
             resp = jsonify({"error": {"message": "scripted failure", "type": "server_error"}})

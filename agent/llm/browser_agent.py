@@ -5,7 +5,7 @@ from ..policies import Policy
 from . import prompt
 from .loop import Driver, run_loop
 from .observe import ActionError, BrowserActions, format_observation, parse_actions
-from .tools_agent import function_spec
+from .tools_agent import FINISH_ARG, finish_reply, finish_spec, function_spec
 
 OBS_MARK = "Observation after your action"
 _S = {"type": "string"}
@@ -23,8 +23,7 @@ BROWSER_TOOLS = [
                    "required": ["dx", "dy"]}),
     function_spec("send_msg_to_user", "Tell the person who asked something; it becomes part of your reply.",
                   {"type": "object", "properties": {"text": _S}, "required": ["text"]}),
-    function_spec("finish", "End the task with your reply to the person who asked.",
-                  {"type": "object", "properties": {"reply": _S}, "required": ["reply"]}),
+    finish_spec(),
 ]
 
 
@@ -47,6 +46,8 @@ class BrowserDriver(Driver):
             {"type": "image_url", "image_url": {"url": "data:image/png;base64," + obs["screenshot"]}}]}
 
     def execute(self, name: str, args: dict) -> tuple[str, bool]:
+        if name == "finish":  # finish(reply); summary= is accepted as another name
+            args = {FINISH_ARG: finish_reply(args)}
         try:
             outcome = self.actions.execute(name, args)
         except ActionError as err:
@@ -54,7 +55,7 @@ class BrowserDriver(Driver):
         if name == "send_msg_to_user":
             self.messages_to_user.append(str(args.get("text", "")))
         if name == "finish":
-            self.final = str(args.get("reply", "") or "")
+            self.final = args[FINISH_ARG]
             return outcome, True
         return outcome, False
 

@@ -4,6 +4,12 @@ Only the `openai` package's protocol is assumed, so any compatible server works 
 vLLM, llama.cpp, Ollama, a router). The SDK's own retries are off: we retry 429, 5xx and
 connection failures ourselves, a bounded number of times, so each retry is counted on the
 run's meter and a failure that survives them becomes an `InfraError`, not a task failure.
+
+The endpoint and key are found as the openai client finds them: `base_url`, else
+`$OPENAI_BASE_URL`, else OpenAI; the key in `$<api_key_env>` (default `$OPENAI_API_KEY`). A
+server other than OpenAI's needs no key. Sampling is pinned by `temperature`, `seed` and
+`max_tokens`; `extra_body` is merged into every request body (vLLM's and Ollama's own
+options, e.g. {"top_k": 1} or {"options": {"num_ctx": 16384}}).
 """
 from __future__ import annotations
 
@@ -21,9 +27,12 @@ class ChatClient:
     def __init__(self, model: str, base_url: str | None = None, api_key_env: str = "OPENAI_API_KEY",
                  price_in: float | None = None, price_out: float | None = None,
                  max_retries: int = 4, backoff: float = 1.0, max_backoff: float = 30.0,
-                 timeout: float = 120.0, temperature: float = 0.0):
+                 timeout: float = 120.0, temperature: float = 0.0, seed: int | None = None,
+                 max_tokens: int | None = None, extra_body: dict | None = None):
+        if extra_body is not None and not isinstance(extra_body, dict):
+            raise ValueError("extra_body must be a JSON object")
         self.model = model
-        self.base_url = base_url
+        self.base_url = resolve_base_url(base_url)
         self.api_key_env = api_key_env
         self.price: Price = price_for(model, price_in, price_out)
         self.max_retries = max_retries
@@ -31,6 +40,9 @@ class ChatClient:
         self.max_backoff = max_backoff
         self.timeout = timeout
         self.temperature = temperature
+        self.seed = seed
+        self.max_tokens = max_tokens
+        self.extra_body = dict(extra_body or {})
         self._sdk = None
         self._lock = threading.Lock()
 
@@ -43,7 +55,7 @@ class ChatClient:
 
                 key = os.environ.get(self.api_key_env)
                 if not key:
-                    if self.base_url is None:
+                    if needs_key(self.base_url):
                         raise InfraError(f"no API key: set ${self.api_key_env} or pass --base-url")
                     key = "not-needed"  # local servers (vLLM, llama.cpp, Ollama) ignore it
                 self._sdk = OpenAI(api_key=key, base_url=self.base_url, max_retries=0,
@@ -51,15 +63,31 @@ class ChatClient:
             return self._sdk
 
     def meter(self) -> Meter:
-        return Meter(price=self.price)
+        return Meter(price=self.price, transcript=[])
+
+    def sampling(self) -> dict:
+        """What every request pins, for provenance and the transcript header."""
+        return {"model": self.model, "base_url": self.base_url or OPENAI_DEFAULT_URL,
+                "temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens,
+                "extra_body": self.extra_body or None}
+
+    def request_kwargs(self, messages: list[dict], tools: list[dict] | None = None) -> dict:
+        kwargs = {"model": self.model, "messages": messages, "temperature": self.temperature}
+        if self.seed is not None:
+            kwargs["seed"] = self.seed
+        if self.max_tokens is not None:
+            kwargs["max_tokens"] = self.max_tokens
+        if self.extra_body:
+            kwargs["extra_body"] = dict(self.extra_body)
+        if tools:
+            kwargs["tools"] = tools
+        return kwargs
 
     def complete(self, messages: list[dict], meter: Meter, tools: list[dict] | None = None):
         """One completion; returns the assistant message (SDK object). Raises InfraError."""
         import openai
 
-        kwargs = {"model": self.model, "messages": messages, "temperature": self.temperature}
-        if tools:
-            kwargs["tools"] = tools
+        kwargs = self.request_kwargs(messages, tools)
         attempt = 0
         while True:
             try:
@@ -92,6 +120,20 @@ class ChatClient:
         except ValueError:
             pass
         return delay
+
+
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
+
+
+def resolve_base_url(base_url: str | None) -> str | None:
+    """The endpoint the openai client would use: the argument, else $OPENAI_BASE_URL, else
+    None (OpenAI's own)."""
+    return base_url or os.environ.get("OPENAI_BASE_URL") or None
+
+
+def needs_key(base_url: str | None) -> bool:
+    """OpenAI's own API needs a key; a local or other server may not."""
+    return resolve_base_url(base_url) in (None, OPENAI_DEFAULT_URL)
 
 
 def _describe(err, attempt: int) -> str:

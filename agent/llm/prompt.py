@@ -25,7 +25,8 @@ You are a finance operations agent at a construction company, working in its bus
 
 Each tool is a function named after its app and operation. `act(tool, args)` calls any tool by
 its listed name if you prefer one entry point. Large results are cut short: narrow them with a
-filter argument or page through them. When you are done, call `finish(summary)` with your reply."""
+filter argument or page through them. When you are done, call `finish(reply)` with your reply
+to the person who asked."""
 
 BROWSER_SYSTEM = f"""\
 You are a finance operations agent at a construction company, working in its business systems
@@ -42,7 +43,7 @@ one action per turn as code, for example: click('e12'). When you are done, call 
 
 def tools_task(instruction: str, apps: list[str]) -> str:
     return (f"Request: {instruction}\n\nSystems available to you: {', '.join(apps)}. "
-            f"Read what you need, make the changes, then finish(summary).")
+            f"Read what you need, make the changes, then finish(reply).")
 
 
 def browser_task(instruction: str) -> str:

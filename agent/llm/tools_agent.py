@@ -42,9 +42,13 @@ def function_spec(name: str, description: str, parameters: dict) -> dict:
             "function": {"name": name, "description": description[:1000], "parameters": parameters}}
 
 
+def result_text(result) -> str:
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def truncate_result(result) -> str:
     """Compact JSON, cut to ~2.2k characters with a hint on how to ask for less."""
-    text = json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str)
+    text = result_text(result)
     if len(text) <= RESULT_LIMIT:
         return text
     facts = []
@@ -59,6 +63,25 @@ def truncate_result(result) -> str:
             "Narrow the call with a filter argument, or page with page/per_page.]")
 
 
+FINISH_ARG = "reply"
+FINISH_ALIASES = ("summary",)
+
+
+def finish_spec() -> dict:
+    """`finish(reply)`, the same for both agents; `summary` is accepted as another name for it."""
+    return function_spec("finish", "End the task with your reply to the person who asked.",
+                         {"type": "object", "properties": {FINISH_ARG: {"type": "string"}},
+                          "required": [FINISH_ARG]})
+
+
+def finish_reply(args: dict) -> str:
+    """The reply a finish call carries, under `reply` or an alias (`summary`)."""
+    for key in (FINISH_ARG, *FINISH_ALIASES):
+        if args.get(key) not in (None, ""):
+            return str(args[key])
+    return ""
+
+
 class ToolsDriver(Driver):
     def __init__(self, env):
         self.env = env
@@ -71,9 +94,7 @@ class ToolsDriver(Driver):
             "act", "Call any tool by its name (either form listed) with an object of arguments.",
             {"type": "object", "properties": {"tool": {"type": "string"}, "args": {"type": "object"}},
              "required": ["tool"]}))
-        self.tools.append(function_spec(
-            "finish", "End the task with your reply to the person who asked.",
-            {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}))
+        self.tools.append(finish_spec())
         self.final = ""
 
     def resolve(self, name: str) -> str | None:
@@ -83,7 +104,7 @@ class ToolsDriver(Driver):
 
     def execute(self, name: str, args: dict) -> tuple[str, bool]:
         if name == "finish":
-            self.final = str(args.get("summary", args.get("reply", "")) or "")
+            self.final = finish_reply(args)
             return "finished", True
         if name == "act":
             inner, problem = parse_arguments(args.get("args") or {})
@@ -94,13 +115,17 @@ class ToolsDriver(Driver):
         if real is None:
             return (f"error: there is no tool named {name!r}. Tools: "
                     f"{', '.join(self.names)}, act, finish"), False
-        return truncate_result(self.env.call(real, args)), False
+        result = self.env.call(real, args)
+        text = truncate_result(result)
+        if len(text) > RESULT_LIMIT:  # the model sees the cut; the transcript keeps it whole
+            self.untruncated = result_text(result)
+        return text, False
 
     def parse_text(self, text: str) -> list[tuple[str, dict]]:
         """Actions written as JSON in a text answer: {"tool", "args"} / {"name", "arguments"} / {"finish"}."""
         for candidate in json_objects(text):
             if "finish" in candidate:
-                return [("finish", {"summary": str(candidate["finish"])})]
+                return [("finish", {"reply": str(candidate["finish"])})]
             name = candidate.get("tool") or candidate.get("name")
             args = candidate.get("args", candidate.get("arguments", {}))
             if isinstance(name, str):
