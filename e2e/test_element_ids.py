@@ -1,8 +1,10 @@
-"""Stable element ids and honest names, in Chromium, on every main screen of Procore, Box and Outlook.
+"""Stable element ids and honest names, in Chromium, on every main screen of every app (Procore,
+Box, Outlook and each ERP, with each ERP list's first record).
 
 Every control carries a `data-bid` from what it means, unique on its page; the browser agent's
-observation shows those ids and its actions accept them; a button is announced by the words it
-shows; and the task panel, open, neither covers the app nor widens the page at 1280-1920 px.
+observation shows those ids and its actions accept them; a button or link is announced by a name
+that contains the words it shows (a button named by aria-label says exactly them); and the task
+panel, open, neither covers the app nor widens the page at 1280-1920 px.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from portals.core import recording
 from portals.core.registry import load_apps
 from tasks.registry import all_tasks
 
-APPS = ("procore", "box", "outlook")
+APPS = ("procore", "box", "outlook") + tuple(sorted(n for n, s in load_apps().items() if s.kind == "erp"))
 
 CONTROLS = """() => {
   const clean = s => (s || '').replace(/\\s+/g, ' ').trim();
@@ -27,13 +29,19 @@ CONTROLS = """() => {
     'a[href], button, input:not([type=hidden]), select, textarea, summary'));
   const bids = Array.from(document.querySelectorAll('[data-bid]')).map(e => e.getAttribute('data-bid'));
   const misnamed = [];
+  // the name a screen reader announces: aria-labelledby's texts, else aria-label, else the content
+  const named = e => {
+    const by = (e.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
+      .map(id => document.getElementById(id)).filter(Boolean);
+    return by.length ? clean(by.map(x => x.textContent).join(' ')) : (clean(e.getAttribute('aria-label')) || shown(e));
+  };
   for (const b of document.querySelectorAll('button')) {
     const label = clean(b.getAttribute('aria-label'));
     if (label && label !== shown(b)) misnamed.push(`button shows "${shown(b)}" but is named "${label}"`);
+    else if (!named(b).includes(shown(b))) misnamed.push(`button shows "${shown(b)}" but is named "${named(b)}"`);
   }
-  for (const a of document.querySelectorAll('a[aria-label]')) {
-    if (!clean(a.getAttribute('aria-label')).includes(shown(a)))
-      misnamed.push(`link shows "${shown(a)}" but is named "${a.getAttribute('aria-label')}"`);
+  for (const a of document.querySelectorAll('a[href]')) {
+    if (!named(a).includes(shown(a))) misnamed.push(`link shows "${shown(a)}" but is named "${named(a)}"`);
   }
   return {unmarked: controls.filter(e => !e.hasAttribute('data-bid')).map(e => e.outerHTML.slice(0, 120)),
           repeated: bids.filter((b, i) => bids.indexOf(b) !== i), misnamed};
@@ -48,9 +56,21 @@ def plan(e2e_store, live_server):
     return [(s.app, s.screen, s.path) for s in shots if s.path]
 
 
+FIRST_RECORD = "() => { const a = document.querySelector('main table tbody tr td a[href]'); return a ? a.getAttribute('href') : null; }"
+
+
 def test_every_control_has_a_unique_meaningful_id_and_an_honest_name(portal, plan):
     actions = BrowserActions(portal.page, portal.base_url)
+    erps = {n for n, s in load_apps().items() if s.kind == "erp"}
+    visits = []
     for app, screen, path in plan:
+        visits.append((app, screen, path))
+        if app in erps:  # an ERP list's first record: its detail page and its guarded buttons
+            portal.goto(path)
+            first = portal.page.evaluate(FIRST_RECORD)
+            if first:
+                visits.append((app, f"{screen} record", first))
+    for app, screen, path in visits:
         portal.goto(path)
         found = portal.page.evaluate(CONTROLS)
         assert not found["unmarked"], f"{app}/{screen}: controls without a data-bid: {found['unmarked'][:3]}"

@@ -168,7 +168,7 @@ def test_ap_entry_form_matches_the_tool(client, episode, store):
     resp = post_form(client, f"/{APP}/ap/bills/new", INVOICE)
     assert resp.status_code == 302
     page = client.get(resp.location)
-    assert b'aria-label="Approve invoice JSM-88421"' in page.data
+    assert b'Approve invoice <span class="rec">JSM-88421</span></button>' in page.data
     other = store.create([APP])
     try:
         call(Environment(other, [APP]), "ap.unapproved_invoice.create", INVOICE)
@@ -204,4 +204,4 @@ def test_the_job_shows_the_erps_own_projection_not_the_pms_forecast_lines(env, c
     page = client.get(f"/{APP}/jobs/1042?tab=budget").get_data(as_text=True)
     assert "Original budget" in page and "Forecast to complete" not in page
     overview = client.get(f"/{APP}/jobs/1042").get_data(as_text=True)
-    assert f"<dd>{job['est_cost_to_complete']}</dd>" in overview
+    assert f"<dd>{float(job['est_cost_to_complete']):,.2f}</dd>" in overview  # shown as money

@@ -199,3 +199,40 @@ def _book_tokens() -> frozenset[str]:
             out.update(re.split(r"[\s,;:()\"'/]+", str(value)))
     walk(json.loads(SNAPSHOT.read_text(encoding="utf-8")))
     return frozenset(out)
+
+
+def _menu_entries(spec) -> list[tuple[str, str]]:
+    return [tuple(e) for m in spec.manifest.get("menu", [])
+            for s in (m.get("sections") or [{"entries": m.get("entries", [])}]) for e in s["entries"]]
+
+
+@pytest.mark.parametrize("app", ERPS)
+def test_the_menu_is_the_manifests_and_reaches_every_screen_once(app):
+    """The module menu (modules, entries, labels) is vendor data: each listed screen has exactly
+    one entry, and no entry names a screen the product does not list."""
+    spec = SPECS[app]
+    entries = [screen for screen, _label in _menu_entries(spec)]
+    assert entries, f"{app} has no [[menu]]"
+    assert sorted(entries) == sorted(spec.manifest["screens"])
+    assert all(label.strip() for _screen, label in _menu_entries(spec))
+
+
+def test_no_erp_skin_keeps_a_menu_of_its_own():
+    """An ERP skin draws the manifest's menu; a list literal in a skin (of screens and labels)
+    would give a new vendor another product's menu."""
+    literal = re.compile(r"""\{%-?\s*set\s+\w+\s*=\s*\[|\(\s*["'][a-z_]+["']\s*,\s*(["'][A-Z]|word\()""")
+    skins = sorted({SPECS[a].skin for a in ERPS})
+    found = [f"{skin}.html:{n}" for skin in skins
+             for n, line in enumerate((ROOT / "templates" / "skins" / f"{skin}.html").read_text(
+                 encoding="utf-8").splitlines(), 1) if literal.search(line)]
+    assert found == []
+
+
+@pytest.mark.parametrize("app", ERPS)
+def test_the_skin_renders_the_manifests_menu_in_order(client, app):
+    spec = SPECS[app]
+    page = client.get(f"/{app}/", follow_redirects=True).get_data(as_text=True)
+    shown = re.findall(r'<a href="[^"]+" data-bid="menu-([a-z_]+)">([^<]+)</a>', page)
+    assert shown == _menu_entries(spec)
+    for module in spec.manifest["menu"]:
+        assert module["module"] in page

@@ -35,10 +35,13 @@ through a web browser, the way a staff member would.
 {RULES}
 
 Each observation gives the page URL, its title and its accessibility tree; every element you
-can act on carries a ref such as [ref=e12]. Act with these functions, passing the ref as bid:
-click(bid), fill(bid, text), select_option(bid, value), goto(url) (this site only),
-scroll(dx, dy), send_msg_to_user(text) and finish(reply). If you cannot call functions, write
-one action per turn as code, for example: click('e12'). When you are done, call finish(reply)."""
+can act on carries a ref such as [ref=e12]. Many also carry a stable id shown as
+[bid=invoice-X-sync]: it names the element by what it means, stays the same across pages and
+reloads, and can be passed wherever a ref can. Act with these functions, passing a ref or a
+stable id as bid: click(bid), fill(bid, text), select_option(bid, value), goto(url) (this site
+only), scroll(dx, dy), send_msg_to_user(text) and finish(reply). If you cannot call functions,
+write one action per turn as code, for example: click('e12'). When you are done, call
+finish(reply)."""
 
 
 def tools_task(instruction: str, apps: list[str]) -> str:

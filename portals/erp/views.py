@@ -16,6 +16,45 @@ BILL_FIELDS = ("vendor_id", "bill_number", "bill_date", "due_date", "project_id"
 EMPTY = {"items": [], "page": 1, "per_page": 25, "total": 0, "pages": 0}
 JE_ROWS = 4  # blank line rows on the journal entry form
 BILL_SCREENS = ("bills", "unapproved", "transactions", "bill_new")  # where a bill can be opened
+# Each list's sortable columns: key -> (row field, kind), as the header's sort links name them.
+BILL_SORT = {"number": ("bill_number", "text"), "vendor": ("vendor_name", "text"), "date": ("bill_date", "date"),
+             "due": ("due_date", "date"), "job": ("project_id", "text"), "cost_code": ("task_id", "text"),
+             "cost_type": ("cost_type_id", "text"), "amount": ("amount", "money"), "state": ("state", "text"),
+             "status": ("status", "text")}
+VENDOR_SORT = {"id": ("vendor_id", "text"), "name": ("name", "text"), "trade": ("trade", "text"),
+               "city": ("city", "text"), "is_1099": ("is_1099", "text"), "status": ("status", "text")}
+HOLD_SORT = {"hold": ("hold_id", "text"), "vendor": ("vendor_name", "text"), "reason": ("reason", "text"),
+             "status": ("status", "text"), "placed": ("placed_at", "date")}
+JOB_SORT = {"job": ("project_id", "text"), "name": ("name", "text"), "customer": ("customer", "text"),
+            "status": ("status", "text"), "contract": ("contract_amount", "money"),
+            "budget": ("original_budget", "money"), "etc": ("est_cost_to_complete", "money"),
+            "pm": ("project_manager", "text")}
+TASK_SORT = {"code": ("task_id", "text"), "description": ("description", "text"), "division": ("division", "text")}
+COST_SORT = {"trans": ("txn_id", "text"), "date": ("date", "date"), "job": ("project_id", "text"),
+             "cost_code": ("task_id", "text"), "cost_type": ("cost_type_id", "text"), "source": ("source", "text"),
+             "amount": ("amount", "money"), "description": ("description", "text"), "vendor": ("vendor_id", "text"),
+             "ref": ("ref", "text"), "batch": ("batch_state", "text")}
+COMMITMENT_SORT = {"number": ("number", "text"), "job": ("project_id", "text"), "vendor": ("vendor_name", "text"),
+                   "type": ("type", "text"), "title": ("title", "text"), "status": ("status", "text"),
+                   "executed": ("executed_date", "date"), "retainage": ("retainage_pct", "number"),
+                   "amount": ("amount", "money")}
+
+
+def menu_of(spec, routes: set) -> list[dict]:
+    """The skin's module menu, from the manifest's `[[menu]]`: each module with its sections
+    ({"name", "entries": [(screen, label)]}; a module's bare `entries` are one unnamed section),
+    keeping the entries whose screen has a route. A module listed without entries stays, marked
+    `off` (shown greyed, as the product shows a module the company does not license)."""
+    out = []
+    for module in spec.manifest.get("menu", []):
+        sections = module.get("sections") or ([{"name": "", "entries": module["entries"]}]
+                                              if module.get("entries") else [])
+        kept = [{"name": s.get("name", ""), "entries": [tuple(e) for e in s["entries"] if e[0] in routes]}
+                for s in sections]
+        kept = [s for s in kept if s["entries"]]
+        if kept or not sections:
+            out.append({"module": module["module"], "sections": kept, "off": not sections})
+    return out
 
 
 def make_blueprint(spec) -> Blueprint:
@@ -45,7 +84,8 @@ def make_blueprint(spec) -> Blueprint:
 
     def chrome():
         """What the skin's menus need and no episode: an error page renders them too."""
-        return {"screens": screens, "routes": set(bp.writes_of)}
+        routes = set(bp.writes_of)
+        return {"screens": screens, "routes": routes, "menu": menu_of(spec, routes)}
     bp.chrome = chrome
 
     @bp.context_processor
@@ -55,13 +95,7 @@ def make_blueprint(spec) -> Blueprint:
         return {**chrome(), "mth": mth,
                 "batch_id": stable_id(spec.name, "batch", mth, digits=3), "today": clock.today().isoformat()}
 
-    def listing(service, template, names, **extra):
-        try:
-            args = {**list_args(*names), **records.entity_args(spec, service)}  # the entity worked in
-            result, errors, status = call(service, args), {}, 200
-        except ToolError as err:
-            result, errors, status = EMPTY, form_error(err), 400
-        return render(spec, template, status, result=result, errors=errors, **extra)
+    listing = records.Screens(bp, spec, route, call).listing  # lists sort, filter and page in place (htmx)
 
     @bp.get("/")
     def index():
@@ -74,17 +108,18 @@ def make_blueprint(spec) -> Blueprint:
     @route("/ap/bills", "bills")
     def bills():
         return listing("query_bills", "erp/bills.html",
-                       ("vendor_id", "bill_number", "project_id", "state", "status", "search"), view="bills")
+                       ("vendor_id", "bill_number", "project_id", "state", "status", "search"), BILL_SORT, view="bills")
 
     @route("/ap/unapproved", "unapproved")
     def unapproved():
         return listing("list_unapproved_bills", "erp/bills.html", ("vendor_id", "project_id", "search"),
-                       view="unapproved")
+                       BILL_SORT, view="unapproved")
 
     @route("/ap/transactions", "transactions")
     def transactions():
         return listing("list_posted_bills", "erp/bills.html",
-                       ("vendor_id", "bill_number", "project_id", "status", "search"), view="transactions")
+                       ("vendor_id", "bill_number", "project_id", "status", "search"), BILL_SORT,
+                       view="transactions")
 
     @route("/ap/bills/new", "bill_new", writes=("create_bill",), methods=("GET", "POST"))
     def bill_new():
@@ -129,7 +164,7 @@ def make_blueprint(spec) -> Blueprint:
 
     @route("/ap/vendors", "vendors")
     def vendors():
-        return listing("query_vendors", "erp/vendors.html", ("search", "vendor_id", "status"))
+        return listing("query_vendors", "erp/vendors.html", ("search", "vendor_id", "status"), VENDOR_SORT)
 
     @route("/ap/vendors/<vendor_id>", "vendors")
     def vendor_detail(vendor_id):
@@ -146,13 +181,12 @@ def make_blueprint(spec) -> Blueprint:
                 return redirect(url_for(".holds", saved=hold["vendor_id"]))
             except ToolError as err:
                 errors, status = form_error(err), 422
-        result = call("list_payment_holds", list_args())
-        return render(spec, "erp/holds.html", status, result=result, form=form, errors=errors,
-                      saved=request.args.get("saved"))
+        return listing("list_payment_holds", "erp/holds.html", (), HOLD_SORT, status=status, form=form,
+                       form_errors=errors, saved=request.args.get("saved"))
 
     @route("/jobs", "projects")
     def projects():
-        return listing("list_projects", "erp/jobs.html", ("search", "status"))
+        return listing("list_projects", "erp/jobs.html", ("search", "status"), JOB_SORT)
 
     @route("/jobs/<job>", "projects")
     def job_detail(job):
@@ -175,12 +209,12 @@ def make_blueprint(spec) -> Blueprint:
 
     @route("/tasks", "tasks")
     def tasks():
-        return listing("list_tasks", "erp/tasks.html", ("project_id", "search"))
+        return listing("list_tasks", "erp/tasks.html", ("project_id", "search"), TASK_SORT)
 
     @route("/cost-detail", "cost_detail")
     def cost_detail():
         return listing("query_cost_detail", "erp/cost_detail.html",
-                       ("project_id", "task_id", "cost_type_id", "source", "date_from", "date_to"))
+                       ("project_id", "task_id", "cost_type_id", "source", "date_from", "date_to"), COST_SORT)
 
     @route("/cost-adjustments/new", "cost_adjustment", writes=("create_cost_adjustment",), methods=("GET", "POST"))
     def cost_adjustment():
@@ -198,7 +232,8 @@ def make_blueprint(spec) -> Blueprint:
     def commitments():
         # a product whose subcontracts have a module of their own (and POs another) lists those
         service = "list_subcontracts" if "list_subcontracts" in tool_services else "list_commitments"
-        return listing(service, "erp/commitments.html", ("project_id", "vendor_id", "status", "search"))
+        return listing(service, "erp/commitments.html", ("project_id", "vendor_id", "status", "search"),
+                       COMMITMENT_SORT)
 
     @route("/gl/journal-entries/new", "journal_entry", writes=("create_journal_entry",), methods=("GET", "POST"))
     def journal_entry():
@@ -207,11 +242,12 @@ def make_blueprint(spec) -> Blueprint:
         form = form_args("entry_date", "description")
         lines = []
         for n in range(1, JE_ROWS + 1):
-            cells = [request.form.get(f"{c}_{n}", "").strip() for c in ("account", "debit", "credit", "job", "memo")]
-            account, debit, credit, job, memo = cells
+            cells = [request.form.get(f"{c}_{n}", "").strip()
+                     for c in ("account", "debit", "credit", "job", "cost_code", "cost_type", "memo")]
+            account, debit, credit, job, cost_code, cost_type, memo = cells
             if any(cells):
                 side, amount = ("Dr", debit) if debit else ("Cr", credit)
-                lines.append("|".join((account, side, amount, job, memo)))
+                lines.append("|".join((account, side, amount, job, cost_code, cost_type, memo)))
         try:
             entry = call("create_journal_entry", {**form, "lines": lines})
         except ToolError as err:

@@ -68,10 +68,12 @@ class Screens:
     def __init__(self, bp, spec, route, call):
         self.bp, self.spec, self.route, self.call = bp, spec, route, call
 
-    def listing(self, service, template, names, sortable, fixed=None, **extra):
+    def listing(self, service, template, names, sortable, fixed=None, status=200, **extra):
+        """A list screen: its filters from the URL, sorted by `sortable`'s columns, paged; a refused
+        filter is a 400 with its message; `status` is the page's own (e.g. 422 under a refused form)."""
         args = {**list_args(*names), **entity_args(self.spec, service), **(fixed or {})}
         try:
-            result, errors, status = listing(self.spec, service, args, sortable), {}, 200
+            result, errors = listing(self.spec, service, args, sortable), {}
         except ToolError as err:
             result, errors, status = EMPTY, form_error(err), 400
         return render_view(self.spec, template, status, ("results",), result=result, errors=errors,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, request, url_for
 
 from portals.core.errors import ToolError
-from portals.core.registry import AppSpec
+from portals.core.registry import AppSpec, get_app
 from portals.core.ui import field_check_view, listing, render_view
 from portals.core.views import form_error, list_args, ui_call
 
@@ -103,8 +103,9 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
             context["codes"] = ui_call(spec, "get_erp_cost_code_map", paging)
         else:
             state = "not_synced" if tab == "ready" else "synced"
-            extra = {"status": "approved"} if tab == "ready" else {}
-            context["invoices"] = ui_call(spec, "list_requisitions", {**paging, **extra, "erp_sync": state})
+            # every invoice the sync would take, whatever its status: which ones to send is the
+            # person's judgment, and the grader's to check, not the list's to make
+            context["invoices"] = ui_call(spec, "list_requisitions", {**paging, "erp_sync": state})
             context["commitments"] = ui_call(spec, "list_commitments", {
                 "erp_status": state, "per_page": 25, **({"status": "Approved"} if tab == "ready" else {})})
         return render_view(spec, "pm/erp.html", 200, ("erp_tab", "results"), title="ERP Integrations",
@@ -129,6 +130,9 @@ def _commitment_page(spec: AppSpec, project_number: str, number: str, errors=Non
     if tab not in COMMITMENT_TABS:
         abort(404, description="There is no such tab on a commitment.")
     invoices = ui_call(spec, "list_requisitions", {"commitment": number, "per_page": 100})
+    # the SOV's ERP code column is named in the connected ERP's own word (Phase, Task, Cost Code)
+    erp = commitment.get("erp_app")
+    erp_code_label = f"ERP {get_app(erp).word('cost_code')}" if erp else "ERP Cost Code"
     return render_view(spec, "pm/commitment.html", status, ("commitment_tab",), project=project,
                        commitment=commitment, invoices=invoices, tab=tab, errors=errors or {},
-                       title=f"Commitment {number}")
+                       title=f"Commitment {number}", erp_code_label=erp_code_label)
