@@ -191,7 +191,7 @@ def test_stateful_sequences_of_calls_keep_every_refusal_harmless(sandboxes, app)
     box = sandboxes[app]
     machine = type(f"Sequences_{app}", (Sequences,), {"box": box})
     before = dict(box.counts)
-    run_state_machine_as_test(machine, settings=settings(max_examples=4, stateful_step_count=8, **FAST))
+    run_state_machine_as_test(machine, settings=settings(max_examples=3, stateful_step_count=8, **FAST))
     assert box.counts["ok"] + box.counts["refused"] - before["ok"] - before["refused"] >= 10, box.counts
     assert not box.server.server_errors()
 
