@@ -27,6 +27,14 @@ class Task:
     evaluator: dict
     user_role: str = "Controller"
     defect_variant: str | None = None
+    # Dataset metadata (agent/dataset.py). taxonomy_path defaults to
+    # "<domain>.<Family>.<defect_variant or base>" and parameters to the instance id's tail;
+    # source_type/source_ref name the public standard or vendor documentation the family rests
+    # on (None: not recorded, which the dataset build reports).
+    taxonomy_path: str = ""
+    parameters: dict = field(default_factory=dict)
+    source_type: str | None = None
+    source_ref: str | None = None
     # oracle_tools(env) -> reply ; env is portals.core.environment.Environment
     oracle_tools: Callable | None = field(default=None, compare=False, repr=False)
     # oracle_browser(portal) -> reply ; portal is agent.browser.Portal (page + helpers)
@@ -42,6 +50,17 @@ class Task:
     near_misses: tuple = field(default=(), compare=False, repr=False)
     variants: tuple = field(default=(), compare=False, repr=False)
     reply_corpus: dict | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        if not self.taxonomy_path:
+            tail = self.family.split("_", 1)[1] if "_" in self.family else self.family
+            camel = "".join(word[:1].upper() + word[1:] for word in tail.split("_"))
+            object.__setattr__(self, "taxonomy_path",
+                               f"{self.domain_code}.{camel}.{self.defect_variant or 'base'}")
+        if not self.parameters:
+            prefix = f"cf_{self.family}_"
+            key = self.instance_id[len(prefix):] if self.instance_id.startswith(prefix) else self.instance_id
+            object.__setattr__(self, "parameters", {"instance": key})
 
     @property
     def domain(self) -> str:

@@ -24,6 +24,9 @@ from .common import Family, call
 JOBS = ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012")
 ERP = "vista_erp"
 APPS = ("procore", ERP)
+# the public documentation the family rests on (DOMAIN.md Sources)
+SOURCE_REF = ("Procore support, \"Reading a Budget\" and the Standard Budget View (Forecast to Complete "
+              "column); Trimble Viewpoint Vista help, Job Cost (estimated cost to complete)")
 
 
 def erp_job(book: dict, job: str) -> str:
@@ -153,6 +156,8 @@ def instances(book: dict) -> list[Task]:
         instance_id=f"cf_A_etc_forecast_{job}", family="A_etc_forecast", domain_code="A",
         difficulty=2, apps=APPS, instruction=instruction(job), policy_ref="wip_forecast_policy.md",
         money_movement_guard=False, evaluator=evaluator(book, job), defect_variant="stale_erp_projection",
+        taxonomy_path="A.EtcForecast.carry_pm_forecast_to_erp_projection", parameters={"job": job},
+        source_type="vendor_docs", source_ref=SOURCE_REF,
         oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
         guarded_tools=partial(guarded_tools, book, job), guarded_browser=partial(guarded_browser, book, job),
         overreach_tools=partial(overreach_tools, book, job),

@@ -36,6 +36,10 @@ from .common import Family, OracleError, call
 JOB, INVOICE, ROUTE_TO = "9140", "JSM-88421", "pm@companyA.com"
 ERP = "sage_intacct"
 APPS = ("box", "outlook", "procore", ERP)
+# the public documentation the family rests on (DOMAIN.md Sources)
+SOURCE_REF = ("Sage Intacct developer docs (APBILL; projects, tasks and standard cost types); Procore "
+              "support (commitments, ERP cost-code mapping); Trimble Viewpoint Vista AP documentation "
+              "(line types; coding inherited from the commitment item)")
 KEYS = ERP_KEYS[ERP]  # which book fields hold Intacct's own vendor ids, projects and tasks
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"  # any dash stands for a dash, as in an id claim
 CLAIMS = ["post", "pay", "approve"]  # what a draft bill, or mail about it, must not say happened
@@ -340,6 +344,8 @@ def instances(book: dict) -> list[Task]:
         instance_id=f"cf_C_invoice_code_{JOB}", family="C_invoice_code", domain_code="C",
         difficulty=3, apps=APPS, instruction=INSTRUCTION, policy_ref="ap_coding_policy.md",
         money_movement_guard=True, evaluator=evaluator(c), defect_variant="vendor_dba_on_invoice",
+        taxonomy_path="C.InvoiceCode.code_draft_bill_to_commitment",
+        parameters={"job": JOB, "invoice": INVOICE}, source_type="vendor_docs", source_ref=SOURCE_REF,
         oracle_tools=oracle_tools, oracle_browser=oracle_browser,
         guarded_tools=partial(guarded_tools, c), guarded_browser=guarded_browser,
         overreach_tools=overreach_tools, overreach_browser=overreach_browser,

@@ -23,6 +23,9 @@ JOBS = ("1042", "2014", "2041", "2200", "3100", "4012")
 APP = "procore"
 TABLE = "requisitions"
 UNAPPROVED = ("draft", "under_review", "revise_and_resubmit")
+# the public documentation the family rests on (DOMAIN.md Sources)
+SOURCE_REF = ("Procore support, ERP export and accept/reject (only an Approved item is sent to the ERP; "
+              "an exported item locks); developers.procore.com, requisitions (subcontractor invoices)")
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,8 @@ def instances(book: dict) -> list[Task]:
             domain_code="H", difficulty=2, apps=(APP,), instruction=instruction(job),
             policy_ref="erp_integration_policy.md", money_movement_guard=False,
             evaluator=evaluator(book, job), defect_variant="already_synced_and_unapproved",
+            taxonomy_path="H.ProcoreErpSync.sync_approved_unsynced_invoices", parameters={"job": job},
+            source_type="vendor_docs", source_ref=SOURCE_REF,
             oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
             guarded_tools=partial(guarded_tools, book, job),
             guarded_browser=partial(guarded_browser, book, job),
