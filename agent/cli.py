@@ -20,6 +20,9 @@ def main():
 @click.option("--transport", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
 @click.option("--k", "k", type=click.IntRange(1, 100), default=1, show_default=True, help="Runs per task.")
 @click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families, e.g. 'cf_H_*'.")
+@click.option("--dataset", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="Run exactly the records of this dataset file (cfab dataset build).")
+@click.option("--split", type=click.Choice(["dev", "test"]), default=None, help="Only this public partition.")
 @click.option("--out", default=None, help="Results JSON path (default results/<policy>-<transport>.json).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--model", default=None, help="Model name for llm-tools / llm-browser.")
@@ -49,7 +52,7 @@ def main():
 @click.option("--judge-base-url", default=None, help="Judge endpoint (default: --base-url).")
 @click.option("--resume", default=None, metavar="FILE",
               help="Continue the interrupted sweep whose results file is FILE (its .runs.jsonl journal).")
-def run(policy, transport, k, pattern, out, quiet, model, base_url, api_key_env, max_steps,
+def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_url, api_key_env, max_steps,
         temperature, sampling_seed, max_tokens, extra_body, screenshots, price_in, price_out,
         max_cost, max_retries, workers, judge_model, judge_base_url, resume):
     """Run a policy over the suite and print pass^1 / pass^k."""
@@ -88,7 +91,12 @@ def run(policy, transport, k, pattern, out, quiet, model, base_url, api_key_env,
         raise click.UsageError("--model applies to the llm-tools and llm-browser policies "
                                "(and to a module:Class policy with uses_model = True)")
     try:
-        chosen = select(pattern) if not isinstance(pattern, list) else _select_ids(pattern)
+        if dataset or split:  # a resumed sweep's journal checks its list against this one
+            from .dataset import select_tasks
+
+            chosen = select_tasks(dataset, split, pattern if isinstance(pattern, str) else None)
+        else:
+            chosen = select(pattern) if not isinstance(pattern, list) else _select_ids(pattern)
         agent = make_policy(policy, **options)
     except (LookupError, KeyError) as err:
         raise click.UsageError(str(err.args[0] if err.args else err))
@@ -239,24 +247,47 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
               help="Live episodes opened over HTTP; at the cap the least recently used idle one is freed, else 429.")
 @click.option("--new-episodes-per-minute", type=click.IntRange(1), default=120, show_default=True,
               help="Episodes the launcher may open per minute, server-wide (429 above it).")
+@click.option("--access-log", is_flag=True, help="Log every request (by default only server errors, 5xx).")
+@click.option("--app", "hosted", multiple=True, metavar="NAME",
+              help="Host only this app (repeatable), as the paper's per-app shim; default: every app.")
+@click.option("--admin-token", envvar="CFAB_ADMIN_TOKEN", default=None,
+              help="The admin API's bearer token (default $CFAB_ADMIN_TOKEN, else a fresh random one).")
+@click.option("--secret-key", envvar="CFAB_SECRET_KEY", default=None,
+              help="Signs sessions, enter links and agent tokens (default $CFAB_SECRET_KEY, else random): "
+                   "keep it to keep clients valid across a restart.")
 def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, max_episodes,
-          new_episodes_per_minute):
-    """Serve the task launcher and every portal on loopback for people to work tasks."""
-    from portals.core.episode import EpisodeStore
+          new_episodes_per_minute, access_log, hosted, admin_token, secret_key):
+    """Serve the task launcher and every portal (or --app NAME) on loopback, unless --host says otherwise."""
+    from portals.core.hosting import HostedStore
     from portals.core.limits import Limits
     from portals.core.recording import clean_leftovers
+    from portals.core.registry import load_apps
     from portals.core.web import create_app
 
     from .browser import PortalServer
 
-    store = EpisodeStore(idle_ttl=idle_hours * 3600 or None)
-    app = create_app(store, limits=Limits(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth,
-                                          max_episodes=max_episodes,
-                                          new_episodes_per_minute=new_episodes_per_minute))
+    for flag, value in (("--admin-token / $CFAB_ADMIN_TOKEN", admin_token),
+                        ("--secret-key / $CFAB_SECRET_KEY", secret_key)):
+        if value is not None and (len(value) < 16 or value != value.strip()):
+            raise click.UsageError(f"{flag} must be at least 16 characters without surrounding spaces "
+                                   "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')")
+    try:
+        store = HostedStore(list(hosted) or list(load_apps()), idle_ttl=idle_hours * 3600 or None)
+    except KeyError as err:
+        raise click.UsageError(f"--app: {err.args[0]}")
+    app = create_app(store, secret_key=secret_key, admin_token=admin_token,
+                     limits=Limits(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth,
+                                   max_episodes=max_episodes,
+                                   new_episodes_per_minute=new_episodes_per_minute))
     app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
     clean_leftovers(app.config["CFAB_RECORDINGS"])  # left by a kill during Finish
-    server = PortalServer(app, host, port, quiet=False)
-    click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {app.extensions['cfab_admin_token']})")
+    server = PortalServer(app, host, port, quiet=False, access_log=access_log)
+    shown = "given" if admin_token else app.extensions["cfab_admin_token"]  # a given secret stays unprinted
+    click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {shown})")
+    if hosted:
+        click.echo(f"Hosting {', '.join(store.hosted)} only")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"Listening on {host}: put a TLS-terminating proxy in front (README, Hosting)", err=True)
     click.echo(f"Finished tasks are recorded in {app.config['CFAB_RECORDINGS']}")
     try:
         server.serve_forever()
@@ -367,17 +398,30 @@ def validate_tasks(transport, pattern, one_per_family):
 
 
 @main.command()
-@click.option("--out", default="results/bench.json", show_default=True)
-@click.option("--episodes", type=click.IntRange(5, 10000), default=200, show_default=True)
-@click.option("--browser-runs", type=click.IntRange(0, 100), default=7, show_default=True)
-def bench(out, episodes, browser_runs):
-    """Measure reset, grading and oracle throughput; print and write the figures."""
-    from .bench import run_bench
+@click.option("--out", default="results/bench.json", show_default=True,
+              help="Where the figures are written, with the machine's cores, load average and commit.")
+@click.option("--episodes", type=click.IntRange(5, 10000), default=200, show_default=True,
+              help="Samples of episode creation and reset.")
+@click.option("--browser-runs", type=click.IntRange(0, 1000), default=None,
+              help="Oracle runs through the browser (default: every task once; 0 skips the browser).")
+@click.option("--browser-steps", type=click.IntRange(0, 1000), default=30, show_default=True,
+              help="Clicks timed on a Procore list page (0 skips them).")
+@click.option("--seconds", type=click.FloatRange(0.5), default=5.0, show_default=True,
+              help="How long each throughput loop runs (the server's paced load runs twice as long).")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes for the oracle tools throughput across cores (1 skips it).")
+@click.option("--no-server", is_flag=True, help="Skip the cfab serve latency, throughput and memory figures.")
+def bench(out, episodes, browser_runs, browser_steps, seconds, workers, no_server):
+    """Measure the environment's speed on the paths users run; print and write the figures."""
+    from .bench import markdown_table, run_bench
     from .runner import write_json_atomic
 
-    figures = run_bench(episodes=episodes, browser_runs=browser_runs)
+    figures = run_bench(episodes=episodes, browser_runs=browser_runs, browser_steps=browser_steps,
+                        seconds=seconds, workers=workers, server=not no_server,
+                        progress=lambda stage: click.echo(f"bench: {stage}", err=True))
     write_json_atomic(out, figures)
-    click.echo(json.dumps(figures, indent=1, sort_keys=True))
+    click.echo(markdown_table(figures), nl=False)
+    click.echo(f"(all figures: {out})")
 
 
 
@@ -414,6 +458,9 @@ def gallery(out, apps, width, panel):
         click.echo(f"FAILED {line}", err=True)
     sys.exit(1 if result["failed"] else 0)
 
+
+from .dataset import dataset as _dataset  # noqa: E402  (cfab dataset build|check)
+main.add_command(_dataset)
 
 if __name__ == "__main__":
     sys.exit(main())
