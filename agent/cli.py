@@ -247,47 +247,24 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
               help="Live episodes opened over HTTP; at the cap the least recently used idle one is freed, else 429.")
 @click.option("--new-episodes-per-minute", type=click.IntRange(1), default=120, show_default=True,
               help="Episodes the launcher may open per minute, server-wide (429 above it).")
-@click.option("--access-log", is_flag=True, help="Log every request (by default only server errors, 5xx).")
-@click.option("--app", "hosted", multiple=True, metavar="NAME",
-              help="Host only this app (repeatable), as the paper's per-app shim; default: every app.")
-@click.option("--admin-token", envvar="CFAB_ADMIN_TOKEN", default=None,
-              help="The admin API's bearer token (default $CFAB_ADMIN_TOKEN, else a fresh random one).")
-@click.option("--secret-key", envvar="CFAB_SECRET_KEY", default=None,
-              help="Signs sessions, enter links and agent tokens (default $CFAB_SECRET_KEY, else random): "
-                   "keep it to keep clients valid across a restart.")
 def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, max_episodes,
-          new_episodes_per_minute, access_log, hosted, admin_token, secret_key):
-    """Serve the task launcher and every portal (or --app NAME) on loopback, unless --host says otherwise."""
-    from portals.core.hosting import HostedStore
+          new_episodes_per_minute):
+    """Serve the task launcher and every portal on loopback for people to work tasks."""
+    from portals.core.episode import EpisodeStore
     from portals.core.limits import Limits
     from portals.core.recording import clean_leftovers
-    from portals.core.registry import load_apps
     from portals.core.web import create_app
 
     from .browser import PortalServer
 
-    for flag, value in (("--admin-token / $CFAB_ADMIN_TOKEN", admin_token),
-                        ("--secret-key / $CFAB_SECRET_KEY", secret_key)):
-        if value is not None and (len(value) < 16 or value != value.strip()):
-            raise click.UsageError(f"{flag} must be at least 16 characters without surrounding spaces "
-                                   "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')")
-    try:
-        store = HostedStore(list(hosted) or list(load_apps()), idle_ttl=idle_hours * 3600 or None)
-    except KeyError as err:
-        raise click.UsageError(f"--app: {err.args[0]}")
-    app = create_app(store, secret_key=secret_key, admin_token=admin_token,
-                     limits=Limits(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth,
-                                   max_episodes=max_episodes,
-                                   new_episodes_per_minute=new_episodes_per_minute))
+    store = EpisodeStore(idle_ttl=idle_hours * 3600 or None)
+    app = create_app(store, limits=Limits(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth,
+                                          max_episodes=max_episodes,
+                                          new_episodes_per_minute=new_episodes_per_minute))
     app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
     clean_leftovers(app.config["CFAB_RECORDINGS"])  # left by a kill during Finish
-    server = PortalServer(app, host, port, quiet=False, access_log=access_log)
-    shown = "given" if admin_token else app.extensions["cfab_admin_token"]  # a given secret stays unprinted
-    click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {shown})")
-    if hosted:
-        click.echo(f"Hosting {', '.join(store.hosted)} only")
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(f"Listening on {host}: put a TLS-terminating proxy in front (README, Hosting)", err=True)
+    server = PortalServer(app, host, port, quiet=False)
+    click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {app.extensions['cfab_admin_token']})")
     click.echo(f"Finished tasks are recorded in {app.config['CFAB_RECORDINGS']}")
     try:
         server.serve_forever()
@@ -398,30 +375,17 @@ def validate_tasks(transport, pattern, one_per_family):
 
 
 @main.command()
-@click.option("--out", default="results/bench.json", show_default=True,
-              help="Where the figures are written, with the machine's cores, load average and commit.")
-@click.option("--episodes", type=click.IntRange(5, 10000), default=200, show_default=True,
-              help="Samples of episode creation and reset.")
-@click.option("--browser-runs", type=click.IntRange(0, 1000), default=None,
-              help="Oracle runs through the browser (default: every task once; 0 skips the browser).")
-@click.option("--browser-steps", type=click.IntRange(0, 1000), default=30, show_default=True,
-              help="Clicks timed on a Procore list page (0 skips them).")
-@click.option("--seconds", type=click.FloatRange(0.5), default=5.0, show_default=True,
-              help="How long each throughput loop runs (the server's paced load runs twice as long).")
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
-              help="Processes for the oracle tools throughput across cores (1 skips it).")
-@click.option("--no-server", is_flag=True, help="Skip the cfab serve latency, throughput and memory figures.")
-def bench(out, episodes, browser_runs, browser_steps, seconds, workers, no_server):
-    """Measure the environment's speed on the paths users run; print and write the figures."""
-    from .bench import markdown_table, run_bench
+@click.option("--out", default="results/bench.json", show_default=True)
+@click.option("--episodes", type=click.IntRange(5, 10000), default=200, show_default=True)
+@click.option("--browser-runs", type=click.IntRange(0, 100), default=7, show_default=True)
+def bench(out, episodes, browser_runs):
+    """Measure reset, grading and oracle throughput; print and write the figures."""
+    from .bench import run_bench
     from .runner import write_json_atomic
 
-    figures = run_bench(episodes=episodes, browser_runs=browser_runs, browser_steps=browser_steps,
-                        seconds=seconds, workers=workers, server=not no_server,
-                        progress=lambda stage: click.echo(f"bench: {stage}", err=True))
+    figures = run_bench(episodes=episodes, browser_runs=browser_runs)
     write_json_atomic(out, figures)
-    click.echo(markdown_table(figures), nl=False)
-    click.echo(f"(all figures: {out})")
+    click.echo(json.dumps(figures, indent=1, sort_keys=True))
 
 
 
