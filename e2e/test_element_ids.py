@@ -31,7 +31,7 @@ CONTROLS = """() => {
   const misnamed = [];
   // the name a screen reader announces: aria-labelledby's texts, else aria-label, else the content
   const named = e => {
-    const by = (e.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
+    const by = (e.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean)
       .map(id => document.getElementById(id)).filter(Boolean);
     return by.length ? clean(by.map(x => x.textContent).join(' ')) : (clean(e.getAttribute('aria-label')) || shown(e));
   };
