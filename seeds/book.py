@@ -15,8 +15,8 @@ from .commitments import build_commitments
 from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
 from .costs import build_budget_lines, build_job_cost
-from .divergences import finalize, identity_entries, jsm_dba_entry
-from .documents import build_documents
+from .divergences import coi_entries, finalize, identity_entries, jsm_dba_entry
+from .documents import build_coi_renewals, build_documents
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
@@ -54,6 +54,9 @@ def generate_book(seed: int = 7) -> dict:
     documents = build_documents(section_rng(seed, "documents"), job_map, vendor_map, commitments,
                                 requisitions, bills, change_orders)
     mail = build_mail(section_rng(seed, "mail"), job_map, vendor_map, requisitions, documents)
+    documents = sorted(documents + build_coi_renewals(section_rng(seed, "coi_renewals"), documents, vendor_map),
+                       key=lambda d: d["doc_id"])
+    divergences += coi_entries(vendor_map, documents)
     for c in commitments:
         del c["_trade"], c["_fixed"]
     return {

@@ -188,6 +188,40 @@ def document_mismatches(store, book: dict) -> list[Mismatch]:
     return sorted(set(out), key=lambda m: (m.key, m.field))
 
 
+def coi_mismatches(store) -> list[Mismatch]:
+    """A certificate of insurance in Box is issued to a name some system's vendor record knows,
+    else to a DBA a W-9 in Box ties to one; and none is newer than the ERPs' compliance date."""
+    known: dict[str, str] = {}  # a name's key -> the company's vendor id
+    company = procore_vendors(store)
+    for r in _rows(store, "procore", "vendors"):
+        known.setdefault(_name_key(r["name"]), company[r["vendor_id"]])
+    erp_dates: dict[str, set] = {}
+    for app, _cfg in erp_apps():
+        for r in _rows(store, app, "vendors"):
+            known.setdefault(_name_key(r["name"]), r["canonical_id"])
+            erp_dates.setdefault(r["canonical_id"], set()).add(r["coi_expires"])
+    files = _rows(store, "box", "files")
+    dbas = {}
+    for doc in files:
+        fields = json.loads(doc["fields_json"]) if doc["kind"] == "w9" else {}
+        if fields.get("dba") and _name_key(fields["legal_name"]) in known:
+            dbas[_name_key(fields["dba"])] = known[_name_key(fields["legal_name"])]
+    out = []
+    for doc in files:
+        if doc["kind"] != "coi":
+            continue
+        fields = json.loads(doc["fields_json"])
+        vendor_id = known.get(_name_key(fields["insured"]))
+        if vendor_id is None and _name_key(fields["insured"]) in dbas:
+            vendor_id = dbas[_name_key(fields["insured"])]
+            out.append(Mismatch("vendor", vendor_id, "dba", f"{doc['name']} is issued to {fields['insured']!r}"))
+        if vendor_id is None:
+            out.append(Mismatch("document", doc["name"], "insured", f"no system knows {fields['insured']!r}"))
+        elif any(fields["expires"] > (d or "") for d in erp_dates.get(vendor_id, {None})):
+            out.append(Mismatch("vendor", vendor_id, "coi_expires", f"{doc['name']} runs to {fields['expires']}"))
+    return sorted(set(out), key=lambda m: (m.key, m.field))
+
+
 def identity_mismatches(store) -> list[Mismatch]:
     """That the systems key a kind of record differently at all (each by its own convention) is
     one registered difference per kind, naming the systems that keep their own keys."""
@@ -210,6 +244,7 @@ def identity_mismatches(store) -> list[Mismatch]:
 def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
+            + coi_mismatches(store)
             + identity_mismatches(store))
 
 

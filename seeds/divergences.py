@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .erp_keys import ERP_KEYS
-from .reference import JSM_INVOICE, JSM_VENDOR, META
+from .reference import COI_DBA_VENDOR, JSM_INVOICE, JSM_VENDOR, META, RENEWED_COI_VENDOR
 
 PM_ERP = META["pm_erp_app"]  # the ERP Procore's integration is connected to
 
@@ -15,6 +15,24 @@ def jsm_dba_entry(vendor: dict) -> dict:
                 f"'{vendor['dba']}'; Sage Intacct lists the legal name '{vendor['names']['intacct']}', "
                 f"Procore '{vendor['names']['procore']}', and every other ERP its own spelling of it."),
     }
+
+
+def coi_entries(vendors: dict, documents: list[dict]) -> list[dict]:
+    """C_coi_hold's two conflicts between Box's certificates and the ERPs' compliance records."""
+    dba, renewed = vendors[COI_DBA_VENDOR], vendors[RENEWED_COI_VENDOR]
+    newest = max(d["fields"]["expires"] for d in documents
+                 if d["kind"] == "coi" and d["fields"]["insured"] == renewed["legal_name"])
+    return [
+        {"entity": "vendor", "key": COI_DBA_VENDOR, "field": "dba",
+         "systems": ["box", *ERP_KEYS], "family": "C_coi_hold",
+         "why": (f"Its certificates of insurance in Box are issued to the DBA '{dba['dba']}', which no "
+                 f"ERP's vendor master carries (they list '{dba['legal_name']}' in their own spelling); "
+                 f"its W-9 in Box names both.")},
+        {"entity": "vendor", "key": RENEWED_COI_VENDOR, "field": "coi_expires",
+         "systems": ["box", *ERP_KEYS], "family": "C_coi_hold",
+         "why": (f"The ERPs' compliance record says its certificate expired {renewed['coi_expires']}; Box "
+                 f"also holds the renewal, in force to {newest}, that nobody entered.")},
+    ]
 
 
 def identity_entries(job: dict, code: dict, vendor: dict) -> list[dict]:

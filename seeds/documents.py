@@ -4,7 +4,8 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from .reference import JSM_COMMITMENT, JSM_INVOICE, JSM_INVOICE_TOTAL, JSM_VENDOR, META
+from .reference import (COI_DBA_VENDOR, JSM_COMMITMENT, JSM_INVOICE, JSM_INVOICE_TOTAL, JSM_VENDOR, META,
+                        RENEWED_COI_VENDOR)
 from .util import add_days, business_dt, dec, iso_dt, money, parse, split_total, CENT, unique_int
 
 BILL_TO = "Company A Builders, Inc., Attn: Accounts Payable, 2200 Westinghouse Blvd, Charlotte, NC 28273"
@@ -37,6 +38,12 @@ class _Box:
 
 def _address(v: dict) -> str:
     return f"{v['address']}, {v['city']}, {v['state']} {v['zip']}"
+
+
+def _insured(v: dict) -> str:
+    """The name a certificate of insurance is issued to: the legal name, or for the vendor whose
+    broker writes its trade name, the DBA (its W-9 is what ties the two together)."""
+    return v["dba"] if v["vendor_id"] == COI_DBA_VENDOR else v["legal_name"]
 
 
 def _invoice_fields(rng, v, number, inv_date, due, job, po, lines) -> dict:
@@ -83,9 +90,10 @@ def build_documents(rng: random.Random, jobs: dict, vendors: dict, commitments: 
         v = vendors[vid]
         if rng.random() < 0.75:
             expires = parse(v["coi_expires"])
-            box.add(f"{job_folder(jobs[job_no])}/COIs", f"COI - {v['legal_name']}.pdf", "coi",
+            insured = _insured(v)
+            box.add(f"{job_folder(jobs[job_no])}/COIs", f"COI - {insured}.pdf", "coi",
                     add_days(expires, -365 + rng.randint(0, 20)),
-                    {"insured": v["legal_name"], "insured_address": _address(v), "insurer": rng.choice(INSURERS),
+                    {"insured": insured, "insured_address": _address(v), "insurer": rng.choice(INSURERS),
                      "policy_number": f"GL-{rng.randint(1000000, 9999999)}", "each_occurrence": "1000000.00",
                      "aggregate": "2000000.00", "effective": str(add_days(expires, -365)),
                      "expires": v["coi_expires"], "certificate_holder": "Company A Builders, Inc.",
@@ -111,3 +119,26 @@ def build_documents(rng: random.Random, jobs: dict, vendors: dict, commitments: 
                     {"co_id": co["co_id"], "job": co["job"], "title": co["title"], "amount": co["amount"],
                      "status": co["status"]})
     return sorted(box.docs, key=lambda d: d["doc_id"])
+
+
+def build_coi_renewals(rng: random.Random, documents: list[dict], vendors: dict) -> list[dict]:
+    """The renewed certificate of the vendor whose broker sent a renewal that nobody entered in
+    the ERP: beside each of its lapsed certificates in Box, the next year's, effective the day
+    the old one expired and issued a few days before. Built after the mail (which samples the
+    certificates) from a stream of its own, so nothing else in the book moves."""
+    box = _Box(rng)
+    box.used = {d["doc_id"] for d in documents}
+    box.paths = {f"{d['folder']}/{d['name']}" for d in documents}
+    v = vendors[RENEWED_COI_VENDOR]
+    lapsed = [d for d in documents if d["kind"] == "coi" and d["fields"]["insured"] == _insured(v)]
+    if not lapsed:
+        raise ValueError(f"{RENEWED_COI_VENDOR} has no certificate in Box to renew")
+    for old in sorted(lapsed, key=lambda d: d["doc_id"]):
+        expired = parse(old["fields"]["expires"])
+        renewed = expired.replace(year=expired.year + 1)
+        box.add(old["folder"], f"COI - {old['fields']['insured']} {renewed.year - 1}-{renewed.year}.pdf", "coi",
+                add_days(expired, -rng.randint(3, 12)),
+                {**old["fields"], "insurer": rng.choice(INSURERS),
+                 "policy_number": f"GL-{rng.randint(1000000, 9999999)}",
+                 "effective": str(expired), "expires": str(renewed)})
+    return box.docs

@@ -20,6 +20,8 @@ N_CLOSED_JOBS = 8
 N_VENDORS = 320
 
 EXPIRED_COI_VENDORS = ["V1000", "V1002", "V1003", "V1006", "V1007"]  # C_coi_hold
+COI_DBA_VENDOR = "V1003"      # C_coi_hold: its certificates name the insured by its DBA
+RENEWED_COI_VENDOR = "V1005"  # C_coi_hold: the ERP's date has lapsed, Box holds the renewal
 JSM_VENDOR = "V1001"
 WALSH_VENDOR = "V1042"
 JSM_INVOICE = "JSM-88421"

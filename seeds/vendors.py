@@ -7,7 +7,7 @@ from datetime import date
 
 from . import names as N
 from .erp_keys import ERP_KEYS, assign_vendor_ids
-from .reference import EXPIRED_COI_VENDORS, N_VENDORS, TRADES
+from .reference import EXPIRED_COI_VENDORS, N_VENDORS, RENEWED_COI_VENDOR, TRADES
 from .util import add_days, iso, unique_int
 
 # vendor_id -> (legal name, dba, trade, email)
@@ -15,7 +15,7 @@ FIXED_VENDORS = {
     "V1000": ("Carolina Steel Erectors, Inc.", None, "steel", None),
     "V1001": ("J.S. Morales Excavating, Inc.", "JSM Excavating", "excavation", "ap@jsmexcavating.com"),
     "V1002": ("Piedmont Concrete Construction, LLC", None, "concrete", None),
-    "V1003": ("Blue Ridge Roofing Co.", None, "roofing", None),
+    "V1003": ("Blue Ridge Roofing Co.", "Summit Roofing", "roofing", None),
     "V1004": ("Tar Heel Plumbing & Mechanical, Inc.", None, "plumbing", None),
     "V1005": ("J&M Site Services, LLC", None, "excavation", None),
     "V1006": ("Harbor Drywall & Acoustics, Inc.", None, "drywall", None),
@@ -146,7 +146,7 @@ def build_vendors(rng: random.Random, divergences: list[dict]) -> list[dict]:
         used_domains.add(domain)
         city, state, zip3, area = rng.choice(N.CITIES)
         status = "inactive" if vid not in FIXED_VENDORS and rng.random() < 0.07 else "active"
-        if vid in EXPIRED_COI_VENDORS:
+        if vid in EXPIRED_COI_VENDORS or vid == RENEWED_COI_VENDOR:
             coi = add_days(date(2026, 3, 1), rng.randint(0, 110))
         elif status == "inactive":
             coi = add_days(date(2024, 1, 1), rng.randint(0, 700))

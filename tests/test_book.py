@@ -107,7 +107,12 @@ def test_paper_identifiers(book):
     for vid in ["V1000", "V1002", "V1003", "V1006", "V1007"]:
         assert vendors[vid]["coi_expires"] < CLOCK_DATE
     expired = [v for v in book["vendors"] if v["status"] == "active" and v["coi_expires"] < CLOCK_DATE]
-    assert sorted(v["vendor_id"] for v in expired) == ["V1000", "V1002", "V1003", "V1006", "V1007"]
+    # V1005's compliance date has lapsed too, but Box holds its renewal (C_coi_hold's trap)
+    assert sorted(v["vendor_id"] for v in expired) == ["V1000", "V1002", "V1003", "V1005", "V1006", "V1007"]
+    renewed = [d["fields"]["expires"] for d in book["documents"] if d["kind"] == "coi"
+               and d["fields"]["insured"] == vendors["V1005"]["legal_name"]]
+    assert max(renewed) > CLOCK_DATE > vendors["V1005"]["coi_expires"]
+    assert vendors["V1003"]["dba"] == "Summit Roofing"
     commitments = by(book["commitments"], "number")
     po = commitments["9140-75"]
     assert (po["job"], po["vendor_id"], po["type"], po["status"], po["title"]) == (

@@ -99,7 +99,7 @@ def bill_row(b: APBill, vendor_name: str | None = None) -> dict:
 def vendor_row(v: Vendor) -> dict:
     return {"vendor_id": v.vendor_key, "name": v.name, "dba": v.dba, "trade": v.trade,
             "address": v.address, "city": v.city, "state": v.state, "zip": v.zip, "email": v.email,
-            "phone": v.phone, "is_1099": v.is_1099, "status": v.status}
+            "phone": v.phone, "is_1099": v.is_1099, "status": v.status, "coi_expires": v.coi_expires}
 
 
 def job_row(j: Job) -> dict:

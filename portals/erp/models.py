@@ -81,6 +81,8 @@ class Vendor(Base):
     phone: Mapped[str] = mapped_column(String(30))
     is_1099: Mapped[bool] = mapped_column(Boolean)
     status: Mapped[str] = mapped_column(String(12))
+    # the compliance record: when the certificate of insurance on file expires, as last entered
+    coi_expires: Mapped[str | None] = mapped_column(String(10))
 
 
 class CostCode(Base):

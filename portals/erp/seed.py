@@ -68,7 +68,8 @@ def seed(session, book: dict, rng, clock, spec) -> None:
                            dba=None, trade=v.get("trade", ""), tin=v.get("tin", ""),
                            address=v.get("address", ""), city=v.get("city", ""), state=v.get("state", ""),
                            zip=str(v.get("zip", "")), email=v.get("email", ""), phone=v.get("phone", ""),
-                           is_1099=bool(v.get("is_1099")), status=v.get("status", "active")))
+                           is_1099=bool(v.get("is_1099")), status=v.get("status", "active"),
+                           coi_expires=v.get("coi_expires")))
 
     budgets = defaultdict(lambda: [Decimal(0)] * 3)
     for b in book.get("budget_lines", []):

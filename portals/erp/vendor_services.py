@@ -40,7 +40,8 @@ def query_vendors(ctx, search: str | None = None, vendor_id: str | None = None,
 
 @service(READ)
 def get_vendor(ctx, vendor_id: str) -> dict:
-    """Get one vendor with its open balance, payment hold and most recent bills.
+    """Get one vendor with its open balance, payment hold, the expiry of the certificate of
+    insurance on its compliance record (coi_expires) and its most recent bills.
 
     Args:
         vendor_id: The vendor in this product's own id ({vendor_id_format}).

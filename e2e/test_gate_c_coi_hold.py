@@ -1,0 +1,37 @@
+"""C_coi_hold's browser attempts in Chromium, on the vendor whose certificates are issued to its
+DBA (V1003): each near-miss fails for its reason (a slipped vendor number, the effective date in
+the hold reason), each variant (the portal's own way, another reason wording) passes."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agent.policies import AttemptPolicy
+from agent.runner import Harness
+from tasks.registry import all_tasks
+
+TASK = next(t for t in all_tasks() if t.instance_id == "cf_C_coi_hold_V1003")
+NEAR_MISSES = [a for a in TASK.near_misses if a.browser]
+VARIANTS = [a for a in TASK.variants if a.browser]
+
+
+@pytest.fixture(scope="module")
+def browser_harness(e2e_store, live_server, browser):
+    with Harness("browser", e2e_store, server=live_server, browser=browser) as h:
+        yield h
+
+
+@pytest.mark.parametrize("attempt", NEAR_MISSES, ids=[a.name for a in NEAR_MISSES])
+def test_a_browser_near_miss_fails_and_says_why(browser_harness, attempt):
+    run = browser_harness.run_one(TASK, AttemptPolicy(attempt))
+    assert "error" not in run, run.get("error")
+    assert not run["passed"]
+    assert any(re.search(attempt.because, line, re.I) for line in run["verdict"]), run["verdict"]
+
+
+@pytest.mark.parametrize("attempt", VARIANTS, ids=[a.name for a in VARIANTS])
+def test_a_browser_variant_passes(browser_harness, attempt):
+    run = browser_harness.run_one(TASK, AttemptPolicy(attempt))
+    assert run["passed"] and run["score"] == 1.0, (run.get("error"), run["verdict"])
+    assert run["calls"] and all(c["source"] == "ui" for c in run["calls"])

@@ -1,0 +1,141 @@
+"""C_coi_hold's admission gate: near-misses fail for their reason, variants pass, replies are read
+for what they state.
+
+The attempts run through the tools on three instances: a plain lapsed vendor (V1000), the vendor
+whose certificates are issued to its DBA (V1003) and the vendor whose renewal is in Box while the
+ERP's date has lapsed (V1005). The reply corpus runs for every instance. Browser attempts:
+e2e/test_gate_c_coi_hold.py.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agent.policies import AttemptPolicy
+from agent.runner import Harness
+from grader.grade import grade
+from portals.core.environment import Environment
+from seeds.book import load_book
+from tasks.families import c_coi_hold as C
+from tasks.registry import all_tasks
+
+TASKS = {t.instance_id: t for t in all_tasks() if t.family == "C_coi_hold"}
+GATED = [TASKS[f"cf_C_coi_hold_{v}"] for v in ("V1000", "V1003", "V1005")]
+
+
+@pytest.fixture(scope="module")
+def harness(store):
+    with Harness("tools", store) as h:
+        yield h
+
+
+def _names(attempts):
+    return [a.name for a in attempts]
+
+
+def test_the_instances_are_the_books_lapsed_vendors_and_the_renewed_one():
+    assert sorted(TASKS) == [f"cf_C_coi_hold_{v}" for v in ("V1000", "V1002", "V1003", "V1005", "V1006", "V1007")]
+    defects = {t.instance_id.rsplit("_", 1)[1]: t.defect_variant for t in TASKS.values()}
+    assert defects["V1003"] == "coi_issued_to_dba" and defects["V1005"] == "renewed_coi_newer_than_erp"
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_every_instance_ships_the_gate(instance_id):
+    task = TASKS[instance_id]
+    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
+    assert len(set(_names(task.near_misses))) == len(task.near_misses)
+    assert all(a.because and a.tools for a in task.near_misses)
+    assert any(a.browser for a in task.near_misses)
+    assert any(a.name == "portal_form" and a.browser for a in task.variants)
+    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
+
+
+NEAR_MISSES = [(t, a) for t in GATED for a in t.near_misses if a.tools]
+VARIANTS = [(t, a) for t in GATED for a in t.variants if a.tools]
+
+
+def _ids(pairs):
+    return [f"{t.instance_id.rsplit('_', 1)[1]}-{a.name}" for t, a in pairs]
+
+
+@pytest.mark.parametrize("task,attempt", NEAR_MISSES, ids=_ids(NEAR_MISSES))
+def test_a_near_miss_fails_and_the_verdict_says_why(harness, task, attempt):
+    run = harness.run_one(task, AttemptPolicy(attempt))
+    assert "error" not in run, run.get("error")
+    assert not run["passed"], f"{attempt.name} passed: {attempt.note}"
+    assert any(re.search(attempt.because, line, re.I) for line in run["verdict"]), run["verdict"]
+
+
+@pytest.mark.parametrize("task,attempt", VARIANTS, ids=_ids(VARIANTS))
+def test_a_variant_passes_with_full_score(harness, task, attempt):
+    run = harness.run_one(task, AttemptPolicy(attempt))
+    assert run["passed"] and run["score"] == 1.0, (attempt.name, run.get("error"), run["verdict"])
+    assert run["guarded_calls"] == []
+
+
+def _reply_grade(task, reply):
+    outputs = {"required_outputs": task.evaluator["required_outputs"], "expected": [], "forbidden": []}
+    return grade({}, [], reply, outputs, None)
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_the_reply_corpus(instance_id):
+    task = TASKS[instance_id]
+    rejected = [r for r in task.reply_corpus["pass"] if not _reply_grade(task, r).passed]
+    accepted = [r for r in task.reply_corpus["fail"] if _reply_grade(task, r).passed]
+    assert not rejected, f"correct replies rejected: {rejected}"
+    assert not accepted, f"wrong replies accepted: {accepted}"
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_the_evaluator_pins_one_hold_or_none_and_nothing_else(instance_id):
+    task = TASKS[instance_id]
+    c = C.case(load_book(), instance_id.rsplit("_", 1)[1])
+    (other,) = task.evaluator["forbidden"]
+    assert other["any_other_change"] is True and other["allow"] == []
+    kinds = [o["claim"] for o in task.evaluator["required_outputs"]]
+    if c.lapsed:
+        (spec,) = task.evaluator["expected"]
+        assert spec["table"] == "payment_holds" and spec["where"] == {"vendor_key": c.vista} and spec["count"] == 1
+        assert kinds == ["id", "regex", "id", "denies"]
+    else:
+        assert task.evaluator["expected"] == [] and kinds == ["id", "regex", "regex", "denies"]
+
+
+def test_the_dates_the_documents_give():
+    """The five lapsed before the check date by Box and the ERP alike; the renewal in Box runs a
+    year past the ERP's lapsed date; the DBA vendor's certificates name only its DBA."""
+    book = load_book()
+    cases = {v: C.case(book, v) for v in C.VENDORS}
+    for vid in C.EXPIRED_COI_VENDORS:
+        assert cases[vid].lapsed and cases[vid].expires == cases[vid].erp_expires < C.CHECK_DATE
+    renewed = cases[C.RENEWED_COI_VENDOR]
+    assert renewed.erp_expires < C.CHECK_DATE < renewed.expires and not renewed.lapsed
+    dba = cases[C.COI_DBA_VENDOR]
+    assert dba.insured == ("Summit Roofing",) and dba.name == "Blue Ridge Roofing Co."
+
+
+def test_a_date_is_read_in_the_forms_people_write_it():
+    pattern = re.compile(C.date_pattern("2026-04-06"), re.I)
+    for said in ("2026-04-06", "4/6/2026", "04/06/26", "April 6, 2026", "Apr. 6th 2026", "6 April 2026"):
+        assert pattern.search(f"expired {said}."), said
+    for said in ("2026-04-16", "4/16/2026", "April 16, 2026", "2025-04-06", "14/6/2026", "2026-04-061"):
+        assert not pattern.search(f"expired {said}."), said
+
+
+def test_vista_refuses_a_second_hold_and_a_company_vendor_id(store):
+    """The ERP keeps one active hold a vendor and only its own vendor numbers: a repeated hold or
+    the company's V-number changes nothing."""
+    task = TASKS["cf_C_coi_hold_V1000"]
+    episode = store.create(list(task.apps))
+    try:
+        env = Environment(episode, list(task.apps))
+        task.oracle_tools(env)
+        again = env.call(C.HOLD, {"vendor_id": "20210", "reason": "COI expired again"})
+        assert again.get("error")
+        assert env.call(C.HOLD, {"vendor_id": "V1000", "reason": "COI expired"}).get("error")
+        added = episode.diff()["vista_erp"]["payment_holds"]["added"]
+        assert [h["vendor_key"] for h in added] == ["20210"]
+    finally:
+        store.drop(episode.id)
