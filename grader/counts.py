@@ -40,7 +40,7 @@ _KEYWORD_BEFORE = re.compile(
     r"(?:\b(?:jobs?|projects?|po|p\.o\.|nos?\.?|numbers?|ids?|ref|refs|invoices?|bills?|requisitions?|"
     r"reqs?|commitments?|vendors?|checks?|phases?|lines?|pages?|steps?|versions?|accounts?|acct|rows?|"
     r"periods?|codes?|items?|app|applications?|units?|lots?|buildings?|floors?|rooms?|sections?|"
-    r"contracts?|orders?)\s*(?:#|no\.?|number)?\s*|#\s*)$", re.IGNORECASE)
+    r"contracts?|orders?|dr|cr|debits?|credits?|gl)\s*(?:#|no\.?|number)?\s*|#\s*)$", re.IGNORECASE)
 _LABEL_BEFORE = re.compile(r"\b(?:job|project|po|id|no\.?|number)\s*(?:#|no\.?)?\s*:\s*$", re.IGNORECASE)
 _LIST_GAP = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|,\s*and\b|,\s*or\b)\s*$", re.IGNORECASE)
 

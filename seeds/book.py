@@ -24,6 +24,7 @@ from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META
 from .requisitions import build_requisitions
 from .util import section_rng
 from .vendors import build_vendors
+from .work_in_place import build_work_in_place
 
 SNAPSHOT = Path(__file__).with_name("companyA_snapshot.json")
 NORMAL = {"asset": "debit", "expense": "debit", "liability": "credit", "equity": "credit", "revenue": "credit"}
@@ -48,6 +49,7 @@ def generate_book(seed: int = 7) -> dict:
     requisitions = build_requisitions(section_rng(seed, "requisitions"), commitments, job_map, vendor_map)
     bills = build_ap_bills(section_rng(seed, "ap_bills"), requisitions, commitments, job_map, vendors)
     job_cost = build_job_cost(section_rng(seed, "job_cost"), jobs, bills)
+    build_work_in_place(section_rng(seed, "work_in_place"), commitments, job_map, requisitions, bills)
     budget = build_budget_lines(section_rng(seed, "budget"), jobs, commitments, job_cost)
     change_orders = build_change_orders(section_rng(seed, "change_orders"), jobs)
     prime = build_prime_contracts(section_rng(seed, "prime"), jobs, commitments)

@@ -1,6 +1,8 @@
 """Fixed reference data: identifiers the paper names, the cost-code book, GL accounts, trades."""
 from __future__ import annotations
 
+from decimal import Decimal
+
 META = {
     "company_id": "companyA",
     "company_name": "Company A Builders, Inc.",
@@ -14,6 +16,8 @@ META = {
 
 REQUIRED_ACTIVE_JOBS = ["1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012", "9140"]
 SYNC_JOBS = ["1042", "2014", "2041", "2200", "3100", "4012"]          # H_procore_erp_sync
+ACCRUAL_JOBS = ["1042", "2014", "2200", "3100", "3412", "4012"]       # G_sub_accrual
+ACCRUAL_THRESHOLD = Decimal("2500.00")  # month_end_close_policy.md: smaller accruals are not booked
 PUBLIC_JOBS = ["1042", "1990", "2014", "2041", "2200", "3100"]        # P_certified_payroll
 N_ACTIVE_JOBS = 31
 N_CLOSED_JOBS = 8

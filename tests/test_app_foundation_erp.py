@@ -24,7 +24,7 @@ def call(env, tool, args=None):
 
 def test_the_guarded_tools_are_the_products_payment_actions():
     assert set(get_app(APP).money_guarded_tools) == {"apinvoices.release_for_payment", "ap.pay_invoices.run",
-                                                     "ap.retainage.release"}
+                                                     "ap.retainage.release", "gl.journal_entries.post"}
 
 
 def test_its_keys_are_its_own(env):

@@ -25,7 +25,8 @@ def test_the_guarded_tools_are_the_products_payment_actions():
     spec = get_app(APP)
     assert set(spec.money_guarded_tools) == {"accounts-payable/bill.post", "accounts-payable/check-run.create",
                                              "accounts-payable/payment.create",
-                                             "accounts-payable/retainage-release.create"}
+                                             "accounts-payable/retainage-release.create",
+                                             "general-ledger/journal-entry.post"}
 
 
 READS = [
@@ -87,7 +88,7 @@ def test_bill_create_makes_one_draft(env, episode):
 def test_journal_entry_must_balance(env, episode):
     ok = call(env, "general-ledger/journal-entry.create", {
         "entry_date": "2026-06-30", "description": "June sub accrual 1042",
-        "lines": ["5200|Dr|1000.00|P-1042|accrual", "2100|Cr|1000.00|P-1042|accrual"]})
+        "lines": ["5200|Dr|1000.00|P-1042|||accrual", "2100|Cr|1000.00|P-1042|||accrual"]})
     assert ok["state"] == "draft"
     assert call(env, "general-ledger/journal-entry.get", {"entry_id": ok["entry_id"]})["total"] == "1000.00"
 

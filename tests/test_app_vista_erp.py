@@ -23,7 +23,8 @@ def call(env, tool, args=None):
 
 def test_the_guarded_tools_are_the_products_payment_actions():
     spec = get_app(APP)
-    assert set(spec.money_guarded_tools) == {"ap.invoice.approve", "ap.payment_batch.post", "hq.batch.post"}
+    assert set(spec.money_guarded_tools) == {"ap.invoice.approve", "ap.payment_batch.post", "hq.batch.post",
+                                             "gl.journal_entry.post"}
 
 
 def test_vendors_and_phases_use_vista_keys(env):

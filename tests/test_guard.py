@@ -70,6 +70,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
                 "message.forward": {"message_id": received, "to": ["name@example.com"]}}[tool]
     if app == "procore":
         return {"requisition_id": _first(env, "procore.requisitions.list", {"status": "approved"})["requisition_id"]}
+    if APPS[app].tool_map[tool] == "post_journal_entry":
+        return {"entry_id": _a_draft_entry(env, app)}
     listing, post = _erp_tool(app, "query_bills", "list_posted_bills"), _erp_tool(app, "post_bill")
     if tool == post:
         return _a_bill_the_product_would_post(env, app, listing, post, store)
@@ -77,6 +79,13 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
     if service in ERP_ACCEPTED:
         return _first_accepted(env, app, tool, store, ERP_ACCEPTED[service](env, app))
     return {}  # a payment run over every open posted bill
+
+
+def _a_draft_entry(env, app) -> str:
+    """A draft journal entry made in the episode (the book has none): the one a person would post."""
+    created = env.call(f"{app}.{_erp_tool(app, 'create_journal_entry')}", {
+        "entry_date": "2026-06-30", "description": "Accrual", "lines": ["5200|Dr|100.00", "2100|Cr|100.00"]})
+    return created["entry_id"]
 
 
 def _candidates_to_pay(env, app):
@@ -133,7 +142,8 @@ for _spec in (s for s in APPS.values() if s.kind == "erp"):  # each ERP in its o
     for _service, _args in (("create_payment", {"vendor_id": _spec.manifest["erp"]["vendor_id_example"],
                                                 "bill_numbers": [MISSING]}),
                             ("release_retainage", {"commitment": MISSING}),
-                            ("post_batch", {"mth": "01/99", "batch_id": 999})):
+                            ("post_batch", {"mth": "01/99", "batch_id": 999}),
+                            ("post_journal_entry", {"entry_id": "JE-NOPE"})):
         if _service in _spec.service_tool_names:
             MISSING_RECORD[_spec.service_tool_names[_service]] = _args
 REFUSED = {  # (why, arguments): every way a call can be refused before or inside the service
@@ -153,10 +163,10 @@ def test_an_accepted_guarded_call_is_staged_on_record_and_changes_nothing(store,
     try:
         env = Environment(episode, [app])
         args = accepted_args(env, app, tool, store)
-        before = episode.snapshot()
+        before, made = episode.snapshot(), episode.diff()  # a draft made to be posted is all there is
         result = env.call(f"{app}.{tool}", args)
         assert result["status"] == PENDING and "Nothing was executed" in result["message"], result
-        assert episode.snapshot() == before and episode.diff() == {}
+        assert episode.snapshot() == before and episode.diff() == made
         [entry] = episode.guard_log
         assert entry["app"] == app and entry["tool"] == tool and entry["source"] == "api"
         assert entry["executed"] is False and "refused" not in entry
@@ -226,6 +236,8 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
     if "post_batch" in names:
         args = accepted_args(env, app, names["post_batch"], store)
         out.append(("post batch", f"{base}/hq/batches/{args['mth']}/{args['batch_id']}/post", {}))
+    if "post_journal_entry" in names:
+        out.append(("post journal entry", f"{base}/gl/journal-entries/{_a_draft_entry(env, app)}/post", {}))
     return out
 
 
@@ -257,6 +269,8 @@ def _refused_erp_buttons(app: str) -> list[tuple[str, str, dict]]:
         out.append(("release retainage, no such commitment", f"{base}/retainage/{MISSING}/release", {}))
     if "post_batch" in names:
         out.append(("post batch, no such batch", f"{base}/hq/batches/1999-01/999/post", {}))
+    if "post_journal_entry" in names:
+        out.append(("post journal entry, no such entry", f"{base}/gl/journal-entries/JE-NOPE/post", {}))
     return out
 
 

@@ -177,6 +177,8 @@ class JournalEntry(Base):
     state: Mapped[str] = mapped_column(String(10))
     total = mapped_column(Money)
     entered_at: Mapped[str] = mapped_column(String(20))
+    # an auto-reversing entry (an accrual) reverses itself on this GL date; None: it does not
+    reverse_date: Mapped[str | None] = mapped_column(String(10), nullable=True)
 
 
 class JournalLine(Base):
@@ -188,6 +190,8 @@ class JournalLine(Base):
     debit = mapped_column(Money)
     credit = mapped_column(Money)
     job: Mapped[str | None] = mapped_column(String(20))
+    cost_code: Mapped[str | None] = mapped_column(String(20), nullable=True)  # job cost dimensions
+    cost_type: Mapped[str | None] = mapped_column(String(2), nullable=True)
     memo: Mapped[str] = mapped_column(String(200))
 
 

@@ -14,7 +14,7 @@ from . import views_records as records
 BILL_FIELDS = ("vendor_id", "bill_number", "bill_date", "due_date", "project_id", "task_id",
                "cost_type_id", "amount", "commitment", "description")
 EMPTY = {"items": [], "page": 1, "per_page": 25, "total": 0, "pages": 0}
-JE_ROWS = 4  # blank line rows on the journal entry form
+JE_ROWS = 12  # blank line rows on the journal entry form
 BILL_SCREENS = ("bills", "unapproved", "transactions", "bill_new")  # where a bill can be opened
 # Each list's sortable columns: key -> (row field, kind), as the header's sort links name them.
 BILL_SORT = {"number": ("bill_number", "text"), "vendor": ("vendor_name", "text"), "date": ("bill_date", "date"),
@@ -239,7 +239,7 @@ def make_blueprint(spec) -> Blueprint:
     def journal_entry():
         if request.method == "GET":
             return render(spec, "erp/journal_entry.html", rows=JE_ROWS)
-        form = form_args("entry_date", "description")
+        form = form_args("entry_date", "description", "reverse_date")
         lines = []
         for n in range(1, JE_ROWS + 1):
             cells = [request.form.get(f"{c}_{n}", "").strip()
@@ -259,6 +259,19 @@ def make_blueprint(spec) -> Blueprint:
     def journal_entry_detail(entry_id):
         entry = call("get_journal_entry", {"entry_id": entry_id})
         return render(spec, "erp/journal_entry_view.html", entry=entry, saved=request.args.get("saved"))
+
+    @route("/gl/journal-entries/<entry_id>/post", "journal_entry", writes=("post_journal_entry",), methods=("POST",))
+    def journal_entry_post(entry_id):
+        try:
+            entry = call("get_journal_entry", {"entry_id": entry_id})
+        except ToolError as err:  # pressing the guarded button at all is an attempt
+            ui_refused(spec, "post_journal_entry", {"entry_id": entry_id}, err.message)
+            raise
+        try:
+            staged = call("post_journal_entry", {"entry_id": entry_id})
+        except ToolError as err:
+            return render(spec, "erp/journal_entry_view.html", 422, entry=entry, refused=err.message)
+        return render(spec, "erp/journal_entry_view.html", entry=entry, staged=staged)
 
     records.register(bp, spec, route, call)  # the screens of records beyond the shared core
     return bp

@@ -72,6 +72,10 @@ def connected_erp(session) -> str | None:
 def get_commitment(ctx: ServiceContext, number: str) -> dict:
     """Show one commitment: its header and its schedule of values (SOV) lines with cost codes.
 
+    work_in_place is the project manager's work in place to date on a subcontract at the month
+    end (percent_complete: as a share of the contract); invoiced_to_date sums every Procore
+    invoice against it, whatever its status or ERP sync.
+
     Each line's erp_cost_code is the code in the ERP the company's integration is connected
     to (erp_app), read from the ERP cost-code map.
 

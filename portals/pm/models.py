@@ -94,6 +94,8 @@ class Commitment(Base):
     retainage_pct: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
     executed_date: Mapped[date | None]
     grand_total: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    # the PM's work in place to date at the month end (subcontracts; None for purchase orders)
+    work_in_place: Mapped[Decimal | None] = mapped_column(Money, nullable=True)
     erp_status: Mapped[str] = mapped_column(String(20), default="not_synced")  # synced | not_synced
     erp_synced_at: Mapped[str | None] = mapped_column(String(30))
 

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
+from portals.core.db import count_rows
 from portals.core.errors import NotFound, ToolError
 
 from .models import Commitment, Project, Requisition, Vendor
@@ -32,7 +34,7 @@ def check_paging(page: int, per_page: int) -> None:
 def paged(session: Session, stmt: Select, page: int, per_page: int, shape) -> dict:
     """Run a select one page at a time; `shape` turns each result row into a plain dict."""
     check_paging(page, per_page)
-    total = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery()))
+    total = count_rows(session, stmt)
     rows = session.execute(stmt.limit(per_page).offset((page - 1) * per_page)).all()
     return {"items": [shape(r) for r in rows], "page": page, "per_page": per_page,
             "total": total, "pages": math.ceil(total / per_page) if total else 0}
@@ -73,12 +75,20 @@ def vendor_brief(vendor: Vendor | None) -> dict:
     return {"vendor_id": vendor.vendor_id, "name": vendor.name, "origin_id": vendor.origin_id}
 
 
+def percent_complete(c: Commitment) -> Decimal | None:
+    """The PM's work in place as a share of the contract, to one decimal (for reading only)."""
+    if c.work_in_place is None or not c.grand_total:
+        return None
+    return (c.work_in_place * 100 / c.grand_total).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
 def commitment_row(c: Commitment, project: Project, vendor: Vendor | None) -> dict:
     return {
         "number": c.number, "title": c.title, "project_number": project.project_number,
         "vendor": vendor_brief(vendor), "type": TYPE_OF_CONTRACT.get(c.contract_type, c.contract_type),
         "contract_type": c.contract_type, "status": c.status, "amount": c.grand_total,
         "retainage_pct": c.retainage_pct, "executed_date": c.executed_date,
+        "work_in_place": c.work_in_place, "percent_complete": percent_complete(c),
         "erp_status": c.erp_status, "erp_synced_at": c.erp_synced_at,
     }
 

@@ -109,6 +109,7 @@ def _commitments(session, app, book, projects, vendors) -> dict[str, Commitment]
             contract_type=CONTRACT_TYPES.get(c["type"], c["type"]), title=c.get("title", ""), status=c["status"],
             retainage_pct=_money(c.get("retainage_pct")), executed_date=_day(c.get("executed_date")),
             grand_total=_money(c.get("amount") or sum(_money(line["amount"]) for line in lines)),
+            work_in_place=_money(c["work_in_place"]) if c.get("work_in_place") is not None else None,
             erp_status="synced" if c.get("erp_synced") else "not_synced",
             erp_synced_at=f"{c['executed_date']}T17:00:00Z" if c.get("erp_synced") and c.get("executed_date") else None)
         out[c["number"]] = row
