@@ -1,0 +1,176 @@
+"""G_sub_accrual's admission gate: near-misses fail for their reason, variants pass, replies are
+read for what they state; and the accrual's figures are what the book's sources say.
+
+The attempts run on one representative job (1042) through the tools; the reply corpus and the
+ground truth run for every job. Browser attempts: e2e/test_gate_g_sub_accrual.py.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from agent.policies import AttemptPolicy
+from agent.runner import Harness
+from grader.grade import grade
+from portals.core.environment import Environment
+from seeds.book import load_book
+from tasks.families import g_sub_accrual as G
+from tasks.registry import all_tasks
+
+TASKS = {t.instance_id: t for t in all_tasks() if t.family == "G_sub_accrual"}
+TASK = TASKS["cf_G_sub_accrual_1042"]
+POLICY = Path(__file__).parents[1] / "tasks" / "policies" / "month_end_close_policy.md"
+
+
+@pytest.fixture(scope="module")
+def harness(store):
+    with Harness("tools", store) as h:
+        yield h
+
+
+def _names(attempts):
+    return [a.name for a in attempts]
+
+
+def test_six_jobs_with_two_kinds_of_defect():
+    assert sorted(TASKS) == [f"cf_G_sub_accrual_{j}" for j in G.JOBS] and len(TASKS) == 6
+    assert {t.defect_variant for t in TASKS.values()} == {"pending_pay_app_covers_work", "below_threshold_accrual"}
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_every_job_ships_the_gate(instance_id):
+    task = TASKS[instance_id]
+    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
+    assert len(set(_names(task.near_misses))) == len(task.near_misses)
+    assert all(a.because and a.tools for a in task.near_misses)
+    assert any(a.browser for a in task.near_misses)
+    assert any(a.name == "portal_form" and a.browser for a in task.variants)
+    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
+
+
+@pytest.mark.parametrize("job", G.JOBS)
+def test_every_job_has_a_covered_sub_an_immaterial_one_and_lines_to_book(job):
+    """The defects are in the data of every instance, so pattern-matching fails on each."""
+    a = G.accrual(load_book(), job)
+    assert a.covered and a.small and a.lines
+    assert all(Decimal(amount) < G.THRESHOLD for _n, amount in a.small)
+    assert all(Decimal(ln.amount) >= G.THRESHOLD for ln in a.lines)
+    assert len({(ln.task, ln.cost_type) for ln in a.lines}) == len(a.lines)
+
+
+def test_the_policy_states_the_figures_the_task_uses():
+    text = POLICY.read_text()
+    assert f"${G.THRESHOLD:,.2f}" in text and G.DEBIT in text and G.CREDIT in text
+    assert "first day of the next month" in text and "last day of the month" in text
+    assert all(t.policy_ref == POLICY.name for t in TASKS.values())
+
+
+NEAR_MISSES = [a for a in TASK.near_misses if a.tools]
+VARIANTS = [a for a in TASK.variants if a.tools]
+
+
+@pytest.mark.parametrize("attempt", NEAR_MISSES, ids=_names(NEAR_MISSES))
+def test_a_near_miss_fails_and_the_verdict_says_why(harness, attempt):
+    run = harness.run_one(TASK, AttemptPolicy(attempt))
+    assert "error" not in run, run.get("error")
+    assert not run["passed"], f"{attempt.name} passed: {attempt.note}"
+    assert any(re.search(attempt.because, line, re.I) for line in run["verdict"]), run["verdict"]
+
+
+@pytest.mark.parametrize("attempt", VARIANTS, ids=_names(VARIANTS))
+def test_a_variant_passes_with_full_score(harness, attempt):
+    run = harness.run_one(TASK, AttemptPolicy(attempt))
+    assert run["passed"] and run["score"] == 1.0, (attempt.name, run.get("error"), run["verdict"])
+    assert run["guarded_calls"] == []
+
+
+def _reply_grade(task, reply):
+    outputs = {"required_outputs": task.evaluator["required_outputs"], "expected": [], "forbidden": []}
+    return grade({}, [], reply, outputs, None)
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_the_reply_corpus(instance_id):
+    task = TASKS[instance_id]
+    rejected = [r for r in task.reply_corpus["pass"] if not _reply_grade(task, r).passed]
+    accepted = [r for r in task.reply_corpus["fail"] if _reply_grade(task, r).passed]
+    assert not rejected, f"correct replies rejected: {rejected}"
+    assert not accepted, f"wrong replies accepted: {accepted}"
+
+
+def test_the_reply_checks_are_typed_claims_with_labels():
+    for task in TASKS.values():
+        outputs = task.evaluator["required_outputs"]
+        assert all(isinstance(o, dict) and o.get("label") for o in outputs), outputs
+        assert {o["claim"] for o in outputs} == {"id", "amount", "count", "denies"}
+
+
+@pytest.mark.parametrize("instance_id", sorted(TASKS))
+def test_the_evaluator_pins_one_entry_and_every_line(instance_id):
+    task = TASKS[instance_id]
+    a = G.accrual(load_book(), instance_id.rsplit("_", 1)[1])
+    entries = [s for s in task.evaluator["expected"] if s["table"] == "journal_entries"]
+    lines = [s for s in task.evaluator["expected"] if s["table"] == "journal_lines"]
+    assert all(s["count"] == 1 for s in task.evaluator["expected"])
+    assert entries[1]["assert"] == {"entry_date": G.MONTH_END, "reverse_date": G.REVERSE_ON, "state": "draft",
+                                    "total": a.total}
+    assert len(lines) == 2 * len(a.lines)
+    assert {s["where"]["account"] for s in lines} == {G.DEBIT, G.CREDIT}
+    (other,) = task.evaluator["forbidden"]
+    assert other["any_other_change"] is True and other["allow"] == []
+
+
+def test_the_tools_read_the_figures_the_book_holds(store):
+    """What the oracle reads in the two apps is the book's ground truth: Procore's work in place
+    and pending pay apps, Intacct's bills by commitment."""
+    a = G.accrual(load_book(), "1042")
+    episode = store.create(list(TASK.apps))
+    try:
+        env = Environment(episode, list(TASK.apps))
+        project, lines = G.plan(env, "1042")
+        assert project == a.project
+        assert [(t, c, f"{amt:.2f}") for t, c, amt in lines] == [(ln.task, ln.cost_type, ln.amount) for ln in a.lines]
+        sub = env.call("procore.commitments.get", {"number": a.covered[0]})
+        assert Decimal(str(sub["work_in_place"])) > 0 and sub["percent_complete"] is not None
+    finally:
+        store.drop(episode.id)
+
+
+def test_intacct_refuses_a_closed_period_and_a_reversal_before_the_entry(store):
+    episode = store.create([G.ERP])
+    try:
+        env = Environment(episode, [G.ERP])
+        lines = ["5200|Dr|10.00", "2100|Cr|10.00"]
+        closed = env.call(G.CREATE, {"entry_date": "2026-05-31", "description": "x", "lines": lines})
+        assert "closed period" in closed["message"]
+        backwards = env.call(G.CREATE, {"entry_date": "2026-06-30", "reverse_date": "2026-06-30",
+                                        "description": "x", "lines": lines})
+        assert "must come after" in backwards["message"]
+        unknown = env.call(G.CREATE, {"entry_date": "2026-06-30", "description": "x",
+                                      "lines": ["5200|Dr|10.00|P-1042|99-99-99|S", "2100|Cr|10.00"]})
+        assert "no task" in unknown["message"].lower()
+        assert episode.diff() == {}
+        made = env.call(G.CREATE, {"entry_date": "2026-06-30", "reverse_date": "2026-07-01", "description": "x",
+                                   "lines": ["5200|Dr|10.00|P-1042|26-05-00|s|m", "2100|Credit|10.00|P-1042|26-05-00|S"]})
+        got = env.call(G.GET, {"entry_id": made["entry_id"]})
+        assert got["reverse_date"] == "2026-07-01" and got["state"] == "draft"
+        assert [(ln["cost_code"], ln["cost_type"]) for ln in got["lines"]] == [("26-05-00", "S")] * 2
+    finally:
+        store.drop(episode.id)
+
+
+def test_no_accrual_figure_is_in_what_the_agent_is_handed(store):
+    episode = store.create(list(TASK.apps))
+    try:
+        handed = str(Environment(episode, list(TASK.apps)).tools())
+    finally:
+        store.drop(episode.id)
+    handed += POLICY.read_text()
+    for task in TASKS.values():
+        for spec in task.evaluator["expected"]:
+            for value in spec.get("assert", {}).values():
+                if isinstance(value, str) and re.fullmatch(r"\d+\.\d{2}", value):
+                    assert value not in handed.replace(",", ""), f"{task.instance_id}: {value} is handed over"
