@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from sqlalchemy import MetaData, event, inspect
+from sqlalchemy import MetaData, Select, event, func, inspect, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.functions import FunctionElement
+from sqlalchemy.sql.visitors import iterate
 
 from .errors import MoneyMovementRefused
 
@@ -116,3 +118,41 @@ def guard_money_rows(session: Session) -> None:
                     raise MoneyMovementRefused(
                         f"{obj.__table__.name}.{attr}={value!r} records money as moved; "
                         "only a person may do that, after the guard stages it")
+
+
+def count_rows(session: Session, stmt: Select) -> int:
+    """How many rows `stmt` returns, for paging.
+
+    A plain filtered select (no GROUP BY, DISTINCT, HAVING, LIMIT, OFFSET or SQL function among
+    its columns) is counted as
+    `SELECT count(*) FROM <its FROM and joins> WHERE <its filters>`, which SQLite answers
+    without materializing a subquery; anything else is counted over a subquery of itself.
+    """
+    plain = isinstance(stmt, Select) and not (
+        stmt._group_by_clauses or stmt._distinct or stmt._having_criteria
+        or stmt._limit_clause is not None or stmt._offset_clause is not None
+        or any(isinstance(node, FunctionElement)  # an aggregate column makes one row of many
+               for column in stmt.selected_columns for node in iterate(column)))
+    if plain:  # joins and filters fix the row count; plain selected columns do not
+        counted = stmt.with_only_columns(func.count(), maintain_column_froms=True).order_by(None)
+    else:
+        counted = select(func.count()).select_from(stmt.order_by(None).subquery())
+    return session.scalar(counted) or 0
+
+
+def prefetch(session: Session, rows, links: dict) -> list:
+    """Load in one query per model the rows that `rows` point at, so the shaping code's
+    `session.get(Model, key)` finds them in the identity map instead of querying once per row.
+
+    `links` maps a model to the attribute of each row holding that model's primary key,
+    e.g. {Vendor: "vendor_key"}. The session's identity map holds objects weakly: keep the
+    returned list until the rows are shaped.
+    """
+    loaded: list = []
+    for model, attr in links.items():
+        keys = {getattr(row, attr) for row in rows} - {None}
+        pk = inspect(model).primary_key[0]
+        ordered = sorted(keys)
+        for start in range(0, len(ordered), 500):  # stay under SQLite's bound-parameter limit
+            loaded.extend(session.scalars(select(model).where(pk.in_(ordered[start:start + 500]))).all())
+    return loaded

@@ -40,7 +40,8 @@ def list_standard_cost_types(ctx, search: str | None = None, status: Literal["ac
                                 L.name_match(StandardCostType.accumulation_type, search)))
     if status:
         query = query.where(StandardCostType.status == status)
-    return L.page_of(ctx, query.order_by(StandardCostType.code), page, per_page, lambda t: cost_type_row(ctx, t))
+    return L.page_of(ctx, query.order_by(StandardCostType.code), page, per_page, lambda t: cost_type_row(ctx, t),
+                     {GLAccount: "gl_account"})
 
 
 # dimension -> (the model counted, the vocabulary word for its name)

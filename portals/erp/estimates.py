@@ -47,7 +47,7 @@ def query_project_estimates(ctx, project_id: str | None = None,
         query = query.where(ProjectEstimate.is_primary.is_(True))
     query = E.only_entity(ctx, query, ProjectEstimate.job, entity_id)
     query = query.order_by(ProjectEstimate.job, ProjectEstimate.estimate_date, ProjectEstimate.estimate_id)
-    return L.page_of(ctx, query, page, per_page, lambda e: estimate_row(ctx, e))
+    return L.page_of(ctx, query, page, per_page, lambda e: estimate_row(ctx, e), {Job: "job"})
 
 
 @service(READ)

@@ -213,5 +213,6 @@ def list_commitments(ctx, project_id: str | None = None, vendor_id: str | None =
     if search:
         query = query.where(or_(L.name_match(Commitment.number, search), L.name_match(Commitment.title, search)))
     shape = lambda c: L.commitment_row(c, ctx.session.get(Vendor, c.vendor_key).name)  # noqa: E731
-    return L.page_of(ctx, query.order_by(Commitment.job, Commitment.number), page, per_page, shape)
+    return L.page_of(ctx, query.order_by(Commitment.job, Commitment.number), page, per_page, shape,
+                     {Vendor: "vendor_key"})
 

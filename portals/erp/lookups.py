@@ -1,8 +1,9 @@
 """Shared pieces of the ERP services: paging, record lookups with helpful refusals, row shapes."""
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
+from portals.core.db import count_rows, prefetch
 from portals.core.errors import NotFound, ToolError
 
 from .models import APBill, Commitment, CostCode, CostType, Job, PaymentHold, Vendor
@@ -11,15 +12,19 @@ from .settings import erp_settings
 MAX_PER_PAGE = 100
 
 
-def page_of(ctx, query, page: int, per_page: int, shape) -> dict:
-    """One page of a select, as {"items", "page", "per_page", "total", "pages"}."""
+def page_of(ctx, query, page: int, per_page: int, shape, links: dict | None = None) -> dict:
+    """One page of a select, as {"items", "page", "per_page", "total", "pages"}. `links`
+    ({Model: "attribute holding its key"}) loads the records `shape` looks up, one query each."""
     if page < 1:
         raise ToolError("Page must be 1 or more.", "page")
     if not 1 <= per_page <= MAX_PER_PAGE:
         raise ToolError(f"Per page must be between 1 and {MAX_PER_PAGE}.", "per_page")
-    total = ctx.session.scalar(select(func.count()).select_from(query.order_by(None).subquery()))
+    total = count_rows(ctx.session, query)
     rows = ctx.session.scalars(query.limit(per_page).offset((page - 1) * per_page)).all()
-    return {"items": [shape(r) for r in rows], "page": page, "per_page": per_page,
+    linked = prefetch(ctx.session, rows, links or {})
+    items = [shape(r) for r in rows]
+    del linked  # held until every row is shaped: the identity map keeps records weakly
+    return {"items": items, "page": page, "per_page": per_page,
             "total": total, "pages": (total + per_page - 1) // per_page}
 
 

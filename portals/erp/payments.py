@@ -66,7 +66,7 @@ def query_payments(ctx, vendor_id: str | None = None, entity_id: str | None = No
     if date_to:
         query = query.where(Payment.payment_date <= date_to.isoformat())
     query = query.order_by(Payment.payment_date.desc(), Payment.payment_id.desc())
-    return L.page_of(ctx, query, page, per_page, lambda p: payment_row(ctx, p))
+    return L.page_of(ctx, query, page, per_page, lambda p: payment_row(ctx, p), {Vendor: "vendor_key"})
 
 
 @service(READ)

@@ -50,7 +50,7 @@ def list_progress_bills(ctx, project_id: str | None = None, bill_month: str | No
     if status:
         query = query.where(ProgressBill.status == status)
     query = query.order_by(ProgressBill.bill_month.desc(), ProgressBill.job, ProgressBill.application)
-    return L.page_of(ctx, query, page, per_page, lambda b: progress_bill_row(ctx, b))
+    return L.page_of(ctx, query, page, per_page, lambda b: progress_bill_row(ctx, b), {Job: "job"})
 
 
 def _spread(total: Decimal, weights: list[Decimal]) -> list[Decimal]:

@@ -46,7 +46,8 @@ def _list(ctx, kind, project_id, vendor_id, status, search, page, per_page) -> d
         query = query.where(Commitment.status == status.strip())
     if search:
         query = query.where(or_(L.name_match(Commitment.number, search), L.name_match(Commitment.title, search)))
-    return L.page_of(ctx, query.order_by(Commitment.job, Commitment.number), page, per_page, lambda c: _row(ctx, c))
+    return L.page_of(ctx, query.order_by(Commitment.job, Commitment.number), page, per_page, lambda c: _row(ctx, c),
+                     {Vendor: "vendor_key"})
 
 
 def _get(ctx, kind: str, number: str, field: str) -> dict:

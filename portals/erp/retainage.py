@@ -68,7 +68,7 @@ def query_retainage(ctx, project_id: str | None = None, vendor_id: str | None = 
     """
     query = _filtered(ctx, project_id, vendor_id, commitment, state, entity_id)
     out = L.page_of(ctx, query.order_by(Retainage.job, Retainage.commitment, Retainage.retainage_id), page,
-                    per_page, lambda r: retainage_row(ctx, r))
+                    per_page, lambda r: retainage_row(ctx, r), {APBill: "bill_id", Vendor: "vendor_key"})
     return {**out, "totals": _totals(ctx, query)}
 
 
