@@ -1,101 +1,433 @@
-"""`cfab bench`: the environment's speed, as figures (never asserted inside tests)."""
+"""`cfab bench`: the environment's speed, as figures (never asserted inside tests).
+
+Each figure times the path a user runs and is named for what it measures:
+
+- `oracle_episodes_per_s.tools`: what `cfab run --transport tools` does per run (open an
+  evaluation episode, the oracle's tool calls, diff and grade, drop), over every task, in one
+  process; `.tools_workers_N` is the same loop in N processes at once (threads share the GIL).
+- `grade_ms`: the diff and grade after an oracle run, per task; `reset_after_oracle_writes_ms`:
+  an episode put back to the start after the oracle's writes (what a gym `reset()` costs);
+  `reset_untouched_ms` and `episode_create_ms`: the same for an episode of every app, untouched;
+  `whole_book_snapshot_ms`: the admin snapshot of an episode of every app (the whole book).
+- `browser_step_ms`: one click on a Procore list page (an htmx swap) and the accessibility-tree
+  observation an agent gets after it, as `agent.llm.observe.BrowserActions` does them.
+- `oracle_episodes_per_s.browser`: `cfab run --transport browser` per run, over every task.
+- `server`: a real `cfab serve` subprocess: page latency with 16 agents each loading a list page
+  every 250 ms (p50/p99), closed-loop pages per second with 16 agents, and the server's resident
+  memory after warm-up and after 1,000 episodes opened and dropped over its admin API.
+
+Figures are medians with p95 (or p99) over the samples; `machine` records the cores, the load
+average before and after, and the commit, since the reference machine is shared and noisy.
+"""
 from __future__ import annotations
 
-import gc
+import json
+import multiprocessing
+import os
+import platform
+import re
 import statistics
+import subprocess
+import sys
+import tempfile
+import threading
 import time
+from pathlib import Path
 
-from tasks.lifecycle import grade_episode, open_episode
 from portals.core.episode import EpisodeStore
-from tasks.registry import all_tasks
-
-from portals.core.environment import Environment
 from portals.core.registry import load_apps
+from tasks.lifecycle import grade_episode, open_episode
+from tasks.registry import all_tasks
 
 from .policies import OraclePolicy
 from .runner import Harness
 
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "/procore/invoicing"  # a Procore list page: 25 rows, a pager and sortable headers (htmx swaps)
+STEPS = {"paging": ("page-next", "page-previous"), "sorting": ("sort-amount", "sort-status")}
 
-def _ms(samples: list[float]) -> dict:
+
+def _pct(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _ms(samples: list[float], tail: float = 0.95) -> dict:
+    """Median and a tail percentile (p95 unless told) of durations in seconds, in ms."""
     ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return {"median_ms": round(statistics.median(ordered) * 1000, 3), "p95_ms": round(p95 * 1000, 3),
-            "n": len(ordered)}
+    if not ordered:
+        return {"n": 0}
+    name = f"p{int(round(tail * 100))}_ms"
+    return {"median_ms": round(statistics.median(ordered) * 1000, 3),
+            name: round(_pct(ordered, tail) * 1000, 3), "n": len(ordered)}
 
 
-def _rss_mb() -> float:
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+def machine() -> dict:
+    """Where and on what the figures were taken."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                                timeout=10).stdout.strip() or None
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                                    capture_output=True, text=True, timeout=10).stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        commit, dirty = None, None
+    return {"cpu_count": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()],
+            "commit": commit, "uncommitted_changes": dirty, "python": platform.python_version(),
+            "platform": platform.platform()}
 
 
-def run_bench(episodes: int = 200, browser_runs: int = 7) -> dict:
-    figures: dict = {}
+# -- episodes, grading, snapshots --------------------------------------------------------------
+
+def episode_figures(store: EpisodeStore, repeats: int) -> dict:
+    apps = sorted(load_apps())
+    creates, resets, snapshots = [], [], []
+    episode = store.create(apps)
+    for i in range(repeats):
+        t0 = time.perf_counter()
+        fresh = store.create(apps)
+        creates.append(time.perf_counter() - t0)
+        store.drop(fresh.id)
+        t0 = time.perf_counter()
+        episode.reset()
+        resets.append(time.perf_counter() - t0)
+        if i < 20:
+            t0 = time.perf_counter()
+            episode.snapshot()
+            snapshots.append(time.perf_counter() - t0)
+    store.drop(episode.id)
+    return {"episode_create_ms": _ms(creates), "reset_untouched_ms": _ms(resets),
+            "whole_book_snapshot_ms": _ms(snapshots)}
+
+
+def oracle_phases(store: EpisodeStore, tasks: list, policy) -> dict:
+    """Per task: grading after the oracle's writes, then putting the episode back."""
+    grades, resets = [], []
+    for task in tasks:
+        from portals.core.environment import Environment
+
+        episode = open_episode(store, task)
+        try:
+            reply = policy.run_tools(task, Environment(episode, list(task.apps)))
+            t0 = time.perf_counter()
+            grade_episode(episode, task, reply)
+            grades.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            episode.reset()
+            resets.append(time.perf_counter() - t0)
+        finally:
+            store.drop(episode.id)
+    return {"grade_ms": _ms(grades), "reset_after_oracle_writes_ms": _ms(resets)}
+
+
+def _tools_rounds(store: EpisodeStore, tasks: list, policy, seconds: float) -> tuple[int, float, int]:
+    """Run every task on the tools transport, round after round, for at least `seconds`."""
+    harness = Harness("tools", store)
+    runs = passed = 0
+    started = time.perf_counter()
+    while True:
+        for task in tasks:
+            passed += bool(harness.run_one(task, policy)["passed"])
+            runs += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return runs, elapsed, passed
+
+
+def _worker(seconds: float, barrier, results) -> None:
+    store, tasks, policy = EpisodeStore(), list(all_tasks()), OraclePolicy()
+    _tools_rounds(store, tasks, policy, 0.0)  # warm: templates, compiled SQL
+    barrier.wait()
+    runs, elapsed, passed = _tools_rounds(store, tasks, policy, seconds)
+    results.put((runs, elapsed, passed))
+
+
+def tools_throughput(store: EpisodeStore, tasks: list, policy, seconds: float, workers: int) -> dict:
+    _tools_rounds(store, tasks, policy, 0.0)  # one warm-up round
+    runs, elapsed, passed = _tools_rounds(store, tasks, policy, seconds)
+    out = {"tools": round(runs / elapsed, 1), "tools_runs": runs, "tools_passed": passed}
+    if workers > 1:
+        ctx = multiprocessing.get_context("fork")
+        barrier, results = ctx.Barrier(workers + 1), ctx.Queue()
+        procs = [ctx.Process(target=_worker, args=(seconds, barrier, results)) for _ in range(workers)]
+        for p in procs:
+            p.start()
+        barrier.wait()
+        t0 = time.perf_counter()
+        got = [results.get(timeout=600) for _ in procs]
+        wall = time.perf_counter() - t0
+        for p in procs:
+            p.join()
+        total = sum(r[0] for r in got)
+        out[f"tools_workers_{workers}"] = round(total / wall, 1)
+        out[f"tools_workers_{workers}_passed"] = sum(r[2] for r in got)
+        out[f"tools_workers_{workers}_runs"] = total
+    return out
+
+
+# -- the browser -------------------------------------------------------------------------------
+
+class _Skip(Exception):
+    pass
+
+
+def browser_figures(store: EpisodeStore, tasks: list, policy, steps: int, runs: int) -> dict:
+    from portals.core.web import enter_url
+
+    from .llm.observe import BrowserActions
+
+    out: dict = {}
+    with Harness("browser", store) as harness:
+        episode = store.create(["procore"])
+        context = harness.browser.new_context(viewport={"width": 1280, "height": 860})
+        try:
+            if not steps:
+                raise _Skip
+            page = context.new_page()
+            page.goto(harness.server.url + enter_url(harness.flask_app, episode.id, PAGE))
+            actions = BrowserActions(page, harness.server.url)
+            actions.settle()
+            actions.observe()
+            for kind, bids in STEPS.items():
+                clicks, observes, total = [], [], []
+                for i in range(steps + 3):  # the first clicks warm Chromium and the templates
+                    t0 = time.perf_counter()
+                    actions.execute("click", {"bid": bids[i % len(bids)]})
+                    t1 = time.perf_counter()
+                    obs = actions.observe()
+                    t2 = time.perf_counter()
+                    if i >= 3:
+                        clicks.append(t1 - t0)
+                        observes.append(t2 - t1)
+                        total.append(t2 - t0)
+                name = "browser_step_ms" if kind == "paging" else f"browser_step_{kind}_ms"
+                out[name] = {**_ms(total), "click_ms": _ms(clicks), "observation_ms": _ms(observes),
+                             "page": PAGE, "clicks": list(bids), "axtree_chars": len(obs["axtree"])}
+        except _Skip:
+            pass
+        finally:
+            context.close()
+            store.drop(episode.id)
+        if runs:
+            harness.run_one(tasks[0], policy)  # warm-up
+            chosen = [tasks[i % len(tasks)] for i in range(runs)]
+            passed, t0 = 0, time.perf_counter()
+            for task in chosen:
+                passed += bool(harness.run_one(task, policy)["passed"])
+            out["oracle_browser"] = {"episodes_per_s": round(runs / (time.perf_counter() - t0), 3),
+                                     "runs": runs, "passed": passed,
+                                     "tasks": len({t.instance_id for t in chosen})}
+    return out
+
+
+# -- the server --------------------------------------------------------------------------------
+
+class _Server:
+    """`cfab serve --port 0` in a subprocess, as a user starts it."""
+
+    BANNER = re.compile(r"portals: (http://[0-9.:]+)/\s+\(admin token: (\S+)\)")
+
+    def __init__(self, folder: Path, flags: list[str]):
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        self.log = open(folder / "server.log", "wb")
+        self.proc = subprocess.Popen([sys.executable, "-m", "agent.cli", "serve", "--port", "0",
+                                      "--recordings", str(folder / "recordings"), *flags],
+                                     cwd=folder, env=env, stdout=subprocess.PIPE, stderr=self.log)
+        for line in self.proc.stdout:
+            match = self.BANNER.search(line.decode(errors="replace"))
+            if match:
+                self.url, self.token = match.groups()
+                break
+        else:
+            raise RuntimeError(f"cfab serve did not start (see {folder / 'server.log'})")
+        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+
+    def rss_mb(self) -> float:
+        with open(f"/proc/{self.proc.pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+        return 0.0
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+def _agent(requests, server: _Server, admin) -> tuple:
+    """A browser-like client entered into an episode of its own: (session, episode id)."""
+    made = admin.post(f"{server.url}/admin/episodes", json={"apps": ["procore"], "next": PAGE}, timeout=60).json()
+    http = requests.Session()
+    http.get(server.url + made["enter_url"], allow_redirects=False, timeout=60)
+    return http, made["episode_id"]
+
+
+def _load(server: _Server, sessions: list, seconds: float, interval: float | None) -> tuple[list, int]:
+    """Every agent loads the list page (paced every `interval` s, or back to back) for `seconds`."""
+    latencies: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + seconds
+
+    def agent(http, offset: float):
+        mine, bad = [], 0
+        next_at = time.perf_counter() + offset
+        while True:
+            if interval:
+                pause = next_at - time.perf_counter()
+                if pause > 0:
+                    time.sleep(pause)
+                next_at += interval
+            if time.perf_counter() >= stop_at:
+                break
+            t0 = time.perf_counter()
+            resp = http.get(server.url + PAGE, timeout=60)
+            mine.append(time.perf_counter() - t0)
+            bad += resp.status_code != 200
+        with lock:
+            latencies.extend(mine)
+            failures[0] += bad
+
+    threads = [threading.Thread(target=agent, args=(s, (interval or 0) * i / len(sessions)))
+               for i, s in enumerate(sessions)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return latencies, failures[0]
+
+
+def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000) -> dict:
+    import requests
+
+    with tempfile.TemporaryDirectory(prefix="cfab-bench-") as tmp:
+        server = _Server(Path(tmp), ["--max-episodes", str(agents + 8)])
+        try:
+            admin = requests.Session()
+            admin.headers["Authorization"] = f"Bearer {server.token}"
+            made = [_agent(requests, server, admin) for _ in range(agents)]
+            sessions = [m[0] for m in made]
+            _load(server, sessions, 2.0, None)  # warm-up: templates compiled, pages cached
+            paced, paced_bad = _load(server, sessions, seconds, 0.25)
+            closed, closed_bad = _load(server, sessions, seconds / 2, None)
+            for _http, episode_id in made:
+                admin.delete(f"{server.url}/admin/episodes/{episode_id}", timeout=60)
+            for _ in range(50):  # warm-up of the episode path before the memory baseline
+                made_id = admin.post(f"{server.url}/admin/episodes", json={}, timeout=60).json()["episode_id"]
+                admin.delete(f"{server.url}/admin/episodes/{made_id}", timeout=60)
+            rss_start = server.rss_mb()
+            peak = rss_start
+            for n in range(episodes):
+                made_id = admin.post(f"{server.url}/admin/episodes", json={}, timeout=60).json()["episode_id"]
+                admin.delete(f"{server.url}/admin/episodes/{made_id}", timeout=60)
+                if n % 100 == 0:
+                    peak = max(peak, server.rss_mb())
+            rss_after = server.rss_mb()
+        finally:
+            server.stop()
+    return {
+        "page": PAGE, "agents": agents,
+        "paced_4_pages_per_s_each": {**_ms(paced, 0.99), "p50_ms": _ms(paced)["median_ms"],
+                                     "pages_per_s": round(len(paced) / seconds, 1), "non_200": paced_bad},
+        "closed_loop": {"pages_per_s": round(len(closed) / (seconds / 2), 1), **_ms(closed, 0.99),
+                        "non_200": closed_bad},
+        "rss_mb": {"after_warm_up": rss_start, f"peak_during_{episodes}_episodes": peak,
+                   f"after_{episodes}_episodes": rss_after,
+                   "growth_pct": round(100 * (rss_after - rss_start) / rss_start, 1) if rss_start else None},
+    }
+
+
+# -- all of it ---------------------------------------------------------------------------------
+
+def run_bench(episodes: int = 200, browser_runs: int | None = None, seconds: float = 5.0, workers: int = 2,
+              browser_steps: int = 30, server: bool = True, progress=None) -> dict:
+    """Every figure. `browser_runs=None` runs each task once through the browser (0: none);
+    `browser_steps=0` skips the timed clicks; `workers=1` the multi-process throughput;
+    `server=False` the `cfab serve` figures."""
+    say = progress or (lambda _msg: None)
+    figures: dict = {"machine": machine()}
     started = time.perf_counter()
     store = EpisodeStore()
     apps = sorted(load_apps())  # every app: a sandbox episode holds them all
     for app in apps:
         store.template(app)
-    figures["template_build_s"] = round(time.perf_counter() - started, 3)
-    figures["book_rows"] = {app: sum(len(rows) for rows in __import__("json").loads(
-        store.template(app).snapshot())["tables"].values()) for app in apps}
-
-    episode = store.create(apps)
-    resets, creates = [], []
-    for _ in range(episodes):
-        t0 = time.perf_counter()
-        episode.reset()
-        resets.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        fresh = store.create(apps)
-        creates.append(time.perf_counter() - t0)
-        store.drop(fresh.id)
-    store.drop(episode.id)
-    figures["episode_reset"] = _ms(resets)
-    figures["episode_create"] = _ms(creates)
-
-    policy = OraclePolicy()
-    grading, snapshots = [], []
-    tools_started = time.perf_counter()
-    runs = 0
-    for task in all_tasks():
-        ep = open_episode(store, task)
-        reply = policy.run_tools(task, Environment(ep, list(task.apps)))
-        t0 = time.perf_counter()
-        grade_episode(ep, task, reply)
-        grading.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        ep.snapshot()
-        snapshots.append(time.perf_counter() - t0)
-        store.drop(ep.id)
-        runs += 1
-    tools_elapsed = time.perf_counter() - tools_started
-    figures["diff_and_grade_per_episode"] = _ms(grading)
-    figures["full_snapshot_per_episode"] = _ms(snapshots)
-    figures["oracle_episodes_per_s"] = {"tools": round(runs / tools_elapsed, 2)}
-
-    if browser_runs:
-        tasks = list(all_tasks())
-        with Harness("browser", store) as harness:
-            harness.run_one(tasks[0], policy)  # warm-up: first page loads compile templates
-            t0 = time.perf_counter()
-            for i in range(browser_runs):
-                harness.run_one(tasks[i % len(tasks)], policy)
-            figures["oracle_episodes_per_s"]["browser"] = round(browser_runs / (time.perf_counter() - t0), 3)
-
-    gc.collect()
-    rss0 = _rss_mb()
-    peak = rss0
-    for n in range(1000):
-        ep = store.create(apps)
-        store.drop(ep.id)
-        if n % 100 == 0:
-            peak = max(peak, _rss_mb())
-    del ep
-    gc.collect()  # dropped episodes hold cycles (engine <-> connection); count only what survives
-    figures["memory_mb"] = {"before_1000_episodes": round(rss0, 1), "peak_during": round(peak, 1),
-                            "after_1000_episodes": round(_rss_mb(), 1)}
+    figures["template_load_s"] = round(time.perf_counter() - started, 3)
+    figures["book_rows"] = {app: sum(len(rows) for rows in json.loads(store.template(app).snapshot())["tables"].values())
+                            for app in apps}
+    tasks, policy = list(all_tasks()), OraclePolicy()
+    figures["tasks"] = len(tasks)
+    say("episodes")
+    figures.update(episode_figures(store, episodes))
+    say("grading and resets")
+    figures.update(oracle_phases(store, tasks, policy))
+    say("tools throughput")
+    figures["oracle_episodes_per_s"] = tools_throughput(store, tasks, policy, seconds, workers)
+    runs = len(tasks) if browser_runs is None else browser_runs
+    if runs or browser_steps:
+        say("browser")
+        found = browser_figures(store, tasks, policy, browser_steps, runs)
+        figures.update({k: v for k, v in found.items() if k.startswith("browser_step")})
+        if "oracle_browser" in found:
+            figures["oracle_episodes_per_s"]["browser"] = found["oracle_browser"]["episodes_per_s"]
+            figures["oracle_browser"] = found["oracle_browser"]
+    if server:
+        say("server")
+        figures["server"] = server_figures(seconds=2 * seconds)
     figures["episodes_open_after"] = len(store.episodes)
+    figures["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    figures["seconds"] = round(time.perf_counter() - started, 1)
     return figures
+
+
+def _fmt(entry: dict | None, tail: str = "p95_ms") -> str:
+    if not entry or "median_ms" not in entry:
+        return "not measured"
+    return f"{entry['median_ms']:g} ms / {entry.get(tail, float('nan')):g} ms"
+
+
+def markdown_table(figures: dict) -> str:
+    """The README's speed table, from the figures of one `cfab bench` run."""
+    m, rate = figures["machine"], figures.get("oracle_episodes_per_s", {})
+    rows = [
+        ("oracle episodes per second, tools transport, one process (as `cfab run`: open, oracle, "
+         "grade, drop; every task)", f"{rate.get('tools', 'not measured')}"),
+    ]
+    workers = sorted(k for k in rate if re.fullmatch(r"tools_workers_\d+", k))
+    for key in workers:
+        rows.append((f"the same in {key.rsplit('_', 1)[1]} processes at once", f"{rate[key]}"))
+    rows += [
+        ("diff + grade after an oracle run, median / p95 (`grade_ms`)", _fmt(figures.get("grade_ms"))),
+        ("reset after the oracle's writes, median / p95 (`reset_after_oracle_writes_ms`)",
+         _fmt(figures.get("reset_after_oracle_writes_ms"))),
+        ("new episode of every app, median / p95", _fmt(figures.get("episode_create_ms"))),
+        ("reset of an untouched episode of every app, median / p95", _fmt(figures.get("reset_untouched_ms"))),
+        ("admin snapshot of the whole book (every app), median / p95", _fmt(figures.get("whole_book_snapshot_ms"))),
+    ]
+    step = figures.get("browser_step_ms")
+    if step:
+        rows.append((f"browser step on a Procore list page (click Next/Previous + observation), median / p95",
+                     f"{_fmt(step)} (click {step['click_ms']['median_ms']:g}, observation "
+                     f"{step['observation_ms']['median_ms']:g})"))
+    sort = figures.get("browser_step_sorting_ms")
+    if sort:
+        rows.append(("browser step sorting that list by a column header, median / p95", _fmt(sort)))
+    if "browser" in rate:
+        rows.append(("oracle episodes per second, browser transport (Chromium; every task)", f"{rate['browser']}"))
+    server = figures.get("server")
+    if server:
+        paced, closed, rss = server["paced_4_pages_per_s_each"], server["closed_loop"], server["rss_mb"]
+        rows += [
+            (f"`cfab serve` page latency, {server['agents']} agents each loading a list page every 250 ms, "
+             "p50 / p99", f"{paced['p50_ms']:g} ms / {paced['p99_ms']:g} ms"),
+            (f"`cfab serve` closed loop, {server['agents']} agents back to back: pages per second "
+             "(p99 latency)", f"{closed['pages_per_s']} ({closed['p99_ms']:g} ms)"),
+            ("`cfab serve` resident memory after warm-up / after 1,000 episodes opened and dropped",
+             f"{rss['after_warm_up']} MB / {rss['after_1000_episodes']} MB ({rss['growth_pct']:+g}%)"),
+        ]
+    head = (f"Measured by `cfab bench` on {m['cpu_count']} cores, load average "
+            f"{m['load_average'][0]:g} at the start and {m.get('load_average_after', ['?'])[0]} at the end, "
+            f"commit {str(m.get('commit'))[:7]}{' with uncommitted changes' if m.get('uncommitted_changes') else ''}:")
+    lines = [head, "", "| figure | value |", "|---|---|"] + [f"| {a} | {b} |" for a, b in rows]
+    return "\n".join(lines) + "\n"

@@ -375,17 +375,30 @@ def validate_tasks(transport, pattern, one_per_family):
 
 
 @main.command()
-@click.option("--out", default="results/bench.json", show_default=True)
-@click.option("--episodes", type=click.IntRange(5, 10000), default=200, show_default=True)
-@click.option("--browser-runs", type=click.IntRange(0, 100), default=7, show_default=True)
-def bench(out, episodes, browser_runs):
-    """Measure reset, grading and oracle throughput; print and write the figures."""
-    from .bench import run_bench
+@click.option("--out", default="results/bench.json", show_default=True,
+              help="Where the figures are written, with the machine's cores, load average and commit.")
+@click.option("--episodes", type=click.IntRange(5, 10000), default=200, show_default=True,
+              help="Samples of episode creation and reset.")
+@click.option("--browser-runs", type=click.IntRange(0, 1000), default=None,
+              help="Oracle runs through the browser (default: every task once; 0 skips the browser).")
+@click.option("--browser-steps", type=click.IntRange(0, 1000), default=30, show_default=True,
+              help="Clicks timed on a Procore list page (0 skips them).")
+@click.option("--seconds", type=click.FloatRange(0.5), default=5.0, show_default=True,
+              help="How long each throughput loop runs (the server's paced load runs twice as long).")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Processes for the oracle tools throughput across cores (1 skips it).")
+@click.option("--no-server", is_flag=True, help="Skip the cfab serve latency, throughput and memory figures.")
+def bench(out, episodes, browser_runs, browser_steps, seconds, workers, no_server):
+    """Measure the environment's speed on the paths users run; print and write the figures."""
+    from .bench import markdown_table, run_bench
     from .runner import write_json_atomic
 
-    figures = run_bench(episodes=episodes, browser_runs=browser_runs)
+    figures = run_bench(episodes=episodes, browser_runs=browser_runs, browser_steps=browser_steps,
+                        seconds=seconds, workers=workers, server=not no_server,
+                        progress=lambda stage: click.echo(f"bench: {stage}", err=True))
     write_json_atomic(out, figures)
-    click.echo(json.dumps(figures, indent=1, sort_keys=True))
+    click.echo(markdown_table(figures), nl=False)
+    click.echo(f"(all figures: {out})")
 
 
 

@@ -7,6 +7,8 @@ side by side in one store; each has its own connections, call log and guard log.
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import hashlib
 import secrets
 import sqlite3
@@ -116,6 +118,32 @@ class _AppEngines:
 
 
 ENGINES = _AppEngines()
+
+
+def _load_malloc_trim():
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim  # glibc only; musl and macOS have none
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+_MALLOC_TRIM = _load_malloc_trim()
+TRIM_EVERY = 32  # dropped episodes between two trims
+
+
+def release_freed_memory() -> None:
+    """Give the pages of freed episodes back to the operating system.
+
+    An episode's databases are a few MB of heap each; when they are freed, glibc's allocator
+    keeps the pages in its arenas for reuse instead of returning them, so a long-lived server's
+    resident memory climbs to a plateau well above its working set (112 MB to 250 MB over 1,000
+    episodes) although nothing leaks. `malloc_trim(0)` returns them; elsewhere it is a no-op.
+    """
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
 class AppInstance:
@@ -282,6 +310,7 @@ class EpisodeStore:
         self._last_used: dict[str, float] = {}
         self._admitted: dict[str, bool] = {}  # opened over HTTP -> may be freed to make room
         self._admit_lock = threading.Lock()
+        self._dropped = 0  # episodes dropped so far; every TRIM_EVERY-th drop trims the heap
 
     def template(self, app: str) -> AppTemplate:
         with self._lock:
@@ -365,6 +394,12 @@ class EpisodeStore:
             self._last_used.pop(episode_id, None)
             self._admitted.pop(episode_id, None)
             episode = self.episodes.pop(episode_id, None)
+            if episode is not None:
+                self._dropped += 1
+            trim = episode is not None and self._dropped % TRIM_EVERY == 0
         if episode is not None:
             with episode.lock:
                 episode.close()
+        if trim:
+            del episode
+            release_freed_memory()
