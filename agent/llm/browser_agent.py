@@ -4,25 +4,46 @@ from __future__ import annotations
 from ..policies import Policy
 from . import prompt
 from .loop import Driver, run_loop
-from .observe import ActionError, BrowserActions, format_observation, parse_actions
+from .observe import ActionError, BrowserActions, format_observation, normalize, parse_actions
 from .tools_agent import FINISH_ARG, finish_reply, finish_spec, function_spec
 
 OBS_MARK = "Observation after your action"
 _S = {"type": "string"}
+_NUM = {"type": "number"}
+
+
+def _action(name: str, doc: str, props: dict | None = None, required: tuple = ()) -> dict:
+    return function_spec(name, doc, {"type": "object", "properties": props or {}, "required": list(required)})
+
+
+# BrowserGym's high-level action set, under its parameter names (observe.normalize also takes
+# the older text/value/dx/dy).
 BROWSER_TOOLS = [
-    function_spec("click", "Click the element with this ref.",
-                  {"type": "object", "properties": {"bid": _S}, "required": ["bid"]}),
-    function_spec("fill", "Type text into the input with this ref (replaces its value).",
-                  {"type": "object", "properties": {"bid": _S, "text": _S}, "required": ["bid", "text"]}),
-    function_spec("select_option", "Choose an option (by value or label) in the select with this ref.",
-                  {"type": "object", "properties": {"bid": _S, "value": _S}, "required": ["bid", "value"]}),
-    function_spec("goto", "Open a URL or path on this site.",
-                  {"type": "object", "properties": {"url": _S}, "required": ["url"]}),
-    function_spec("scroll", "Scroll the page by dx, dy pixels.",
-                  {"type": "object", "properties": {"dx": {"type": "number"}, "dy": {"type": "number"}},
-                   "required": ["dx", "dy"]}),
-    function_spec("send_msg_to_user", "Tell the person who asked something; it becomes part of your reply.",
-                  {"type": "object", "properties": {"text": _S}, "required": ["text"]}),
+    _action("click", "Click the element with this ref or bid.",
+            {"bid": _S, "button": {"type": "string", "enum": ["left", "middle", "right"]},
+             "modifiers": {"type": "array", "items": {"type": "string",
+                           "enum": ["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]}}}, ("bid",)),
+    _action("fill", "Type value into the input with this ref or bid (replaces its value).",
+            {"bid": _S, "value": _S}, ("bid", "value")),
+    _action("select_option", "Choose an option (by value or label; a list for a multiple select).",
+            {"bid": _S, "options": {"anyOf": [_S, {"type": "array", "items": _S}]}}, ("bid", "options")),
+    _action("clear", "Empty the input with this ref or bid.", {"bid": _S}, ("bid",)),
+    _action("hover", "Move the mouse over the element.", {"bid": _S}, ("bid",)),
+    _action("focus", "Focus the element.", {"bid": _S}, ("bid",)),
+    _action("press", "Press a key combination (e.g. Enter, Control+a) in the element.",
+            {"bid": _S, "key_comb": _S}, ("bid", "key_comb")),
+    _action("keyboard_press", "Press a key combination in whatever has the focus.", {"key": _S}, ("key",)),
+    _action("goto", "Open a URL or path on this site.", {"url": _S}, ("url",)),
+    _action("go_back", "Go back one page in this tab."),
+    _action("go_forward", "Go forward one page in this tab."),
+    _action("scroll", "Scroll by delta_x, delta_y pixels (the scrolling part under the centre, else the page).",
+            {"delta_x": _NUM, "delta_y": _NUM}, ("delta_x", "delta_y")),
+    _action("noop", "Do nothing this turn (waits for anything still loading).", {"wait_ms": _NUM}),
+    _action("new_tab", "Open a blank tab and make it the active one."),
+    _action("tab_focus", "Make tab index (0 is the first) the active one.", {"index": {"type": "integer"}}, ("index",)),
+    _action("tab_close", "Close the active tab."),
+    _action("send_msg_to_user", "Tell the person who asked something; it becomes part of your reply.",
+            {"text": _S}, ("text",)),
     finish_spec(),
 ]
 
@@ -50,10 +71,14 @@ class BrowserDriver(Driver):
             args = {FINISH_ARG: finish_reply(args)}
         try:
             outcome = self.actions.execute(name, args)
+            args = normalize(name, args)
         except ActionError as err:
             return f"error: {err}", False
         if name == "send_msg_to_user":
-            self.messages_to_user.append(str(args.get("text", "")))
+            self.messages_to_user.append(args["text"])
+        if name == "report_infeasible":  # BrowserGym's way to give up: the reason is the reply
+            self.final = args["reason"]
+            return outcome, True
         if name == "finish":
             self.final = args[FINISH_ARG]
             return outcome, True

@@ -5,6 +5,14 @@ for the page it describes, and every element the portal marked with a stable id 
 derived from the record and action it stands for) also carries that id (`[bid=invoice-X-sync]`),
 which stays the same across pages and reloads. Actions accept either. Every action failure
 comes back as an `ActionError` message for the model; nothing here raises otherwise.
+
+The actions are BrowserGym's high-level action set, with its names and its parameter names
+(`fill(bid, value)`, `select_option(bid, options)`, `click(bid, button, modifiers)`,
+`scroll(delta_x, delta_y)`, `press(bid, key_comb)`, `keyboard_press(key)`, `noop()`, `go_back()`,
+tabs, ...); the names this project used before (`fill(bid, text)`, `select_option(bid, value)`,
+`scroll(dx, dy)`) are accepted too. `BrowserActions.gym_observation` gives BrowserGym's
+observation dict (`goal`, `axtree_txt`, `pruned_html`, `screenshot`, `url`, `open_pages_urls`,
+`last_action_error`, `chat_messages`, ...).
 """
 from __future__ import annotations
 
@@ -17,9 +25,28 @@ from urllib.parse import urljoin, urlsplit
 from agent.browser import settle as settle_page
 from agent.browser import track_settling
 
-ACTIONS = ("click", "fill", "select_option", "goto", "scroll", "send_msg_to_user", "finish")
-PARAMS = {"click": ["bid"], "fill": ["bid", "text"], "select_option": ["bid", "value"],
-          "goto": ["url"], "scroll": ["dx", "dy"], "send_msg_to_user": ["text"], "finish": ["reply"]}
+# BrowserGym's high-level actions: parameters in order (positional arguments fill them), the
+# ones with a default, and the names this project's agents used before BrowserGym's.
+PARAMS = {
+    "noop": ["wait_ms"], "send_msg_to_user": ["text"], "report_infeasible": ["reason"],
+    "click": ["bid", "button", "modifiers"], "dblclick": ["bid", "button", "modifiers"],
+    "hover": ["bid"], "fill": ["bid", "value"], "clear": ["bid"], "focus": ["bid"],
+    "press": ["bid", "key_comb"], "select_option": ["bid", "options"],
+    "scroll": ["delta_x", "delta_y"], "keyboard_press": ["key"], "keyboard_type": ["text"],
+    "goto": ["url"], "go_back": [], "go_forward": [],
+    "new_tab": [], "tab_focus": ["index"], "tab_close": [],
+    "finish": ["reply"],
+}
+ACTIONS = tuple(PARAMS)
+DEFAULTS = {"noop": {"wait_ms": 1000}, "click": {"button": "left", "modifiers": []},
+            "dblclick": {"button": "left", "modifiers": []}}
+ALIASES = {"fill": {"text": "value"}, "select_option": {"value": "options", "option": "options"},
+           "scroll": {"dx": "delta_x", "dy": "delta_y"}, "finish": {"summary": "reply", "text": "reply"},
+           "press": {"key": "key_comb"}, "keyboard_press": {"key_comb": "key"}}
+BUTTONS = ("left", "middle", "right")
+MODIFIERS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
+# Actions after which the page may be another one (a link, a submit, Enter in a form, history).
+MOVES = ("click", "dblclick", "press", "keyboard_press", "keyboard_type", "go_back", "go_forward")
 AXTREE_LIMIT = 12000
 ACTION_TIMEOUT_MS = 5000
 REF = re.compile(r"(f[0-9]{1,4})?e[0-9]{1,6}")  # Playwright's refs; later documents get an "f2" prefix
@@ -53,6 +80,9 @@ BIDS_ON_PAGE = """() => {
   return Array.from(document.querySelectorAll('[data-bid]')).filter(shown)
     .map(el => [el.getAttribute('data-bid'), role(el), name(el)]);
 }"""
+# Which document this is, how many changes it has seen (the settle tracker's count) and its title.
+PAGE_STATE = """() => { const s = window.__cfabSettle;
+  return {doc: s ? s.doc : null, version: s ? s.version : null, title: document.title}; }"""
 SNAPSHOT_LINE = re.compile(r'^(\s*- (\')?)([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?\[ref=[a-z0-9]+\])')
 
 
@@ -103,6 +133,7 @@ class BrowserActions:
     def __init__(self, page, base_url: str):
         self.page = page
         self.base_url = base_url.rstrip("/")
+        self._last = None  # ((url, document, version), tree) of the last observation
         track_settling(page)
 
     def settle(self, timeout_ms: int = 5000) -> None:
@@ -110,17 +141,28 @@ class BrowserActions:
         settle_page(self.page, timeout_ms)
 
     def observe(self, screenshot: bool = False) -> dict:
-        tree = ""
+        """The page as the agent sees it. A page that has not changed since the last observation
+        (same document, no DOM change, input or focus since: the settle tracker counts them) is
+        not walked again: its tree, refs included, is still exact."""
+        tree, title = "", None
         for _ in range(3):  # a snapshot taken mid-navigation fails; the next one will not
             try:
+                state = self.page.evaluate(PAGE_STATE)
+                key = (self.page.url, state["doc"], state["version"])
+                title = state["title"]
+                if state["doc"] is not None and self._last is not None and self._last[0] == key:
+                    tree = self._last[1]
+                    break
                 tree = self.page.aria_snapshot(mode="ai")
                 tree = with_bids(tree, self.page.evaluate(BIDS_ON_PAGE))
+                self._last = (key, tree)  # the version read before the walk: never newer than it
                 break
             except Exception:
+                self._last = None
                 self.settle()
         if len(tree) > AXTREE_LIMIT:
             tree = tree[:AXTREE_LIMIT] + "\n… [page cut short; scroll or follow a link or filter]"
-        obs = {"url": self.page.url, "title": self._title(), "axtree": tree}
+        obs = {"url": self.page.url, "title": self._title() if title is None else title, "axtree": tree}
         if screenshot:
             obs["screenshot"] = base64.b64encode(self.page.screenshot(type="png")).decode()
         return obs
@@ -150,60 +192,359 @@ class BrowserActions:
 
     def execute(self, name: str, args: dict) -> str:
         """Run one action; returns a short outcome, raises ActionError on failure."""
-        if name not in ACTIONS:
-            raise ActionError(f"unknown action {name!r}; use one of {', '.join(ACTIONS)}")
-        missing = [p for p in PARAMS[name] if p not in args and name not in ("scroll",)]
-        if missing:
-            raise ActionError(f"{name} needs {', '.join(missing)}")
+        args = normalize(name, args)
+        before, tabs = (self.page.url, self.pages()) if name in MOVES else ("", [])
         try:
-            return getattr(self, "_" + name)(**{k: args[k] for k in PARAMS[name] if k in args})
+            outcome = getattr(self, "_" + name)(**args)
+            if name in MOVES:
+                outcome = self._after_move(before, tabs, outcome)
+            return outcome
         except ActionError:
             raise
         except Exception as err:  # Playwright's errors: not visible, not editable, timeouts
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise ActionError(f"{name} failed: {first[:300]}") from None
 
-    def _click(self, bid):
-        before = self.page.url
-        self._element(bid).click(timeout=ACTION_TIMEOUT_MS)
+    # --- tabs: the pages of this page's browser context ---------------------------------------
+    def pages(self) -> list:
+        return list(self.page.context.pages)
+
+    def _adopt(self, page) -> None:
+        self.page = page
+        track_settling(page)
+        page.bring_to_front()
+
+    def _after_move(self, before: str, tabs: list, outcome: str) -> str:
+        """Wait for what the action started; a link that opened a tab makes it the active page,
+        and a page off the site is left at once."""
+        opened = [p for p in self.pages() if not any(p is t for t in tabs)]
+        if opened:
+            new = opened[-1]
+            new.wait_for_load_state("load", timeout=15000)
+            if _origin(new.url) != _origin(self.base_url):
+                new.close()
+                raise ActionError("that link opens a tab off the site; it was closed")
+            self._adopt(new)
+            self.settle()
+            return f"{outcome}; it opened a new tab (tab {self.pages().index(new)}), now the active one"
         self.settle()
         if _origin(self.page.url) != _origin(self.base_url):
             self.page.goto(before)
-            raise ActionError("that link leaves the site; stayed on the previous page")
+            self.settle()
+            raise ActionError("that leaves the site; stayed on the previous page")
+        return outcome
+
+    # --- the actions -------------------------------------------------------------------------
+    def _noop(self, wait_ms=1000):
+        # The portals change only when acted on: waiting is waiting for what is in flight.
+        self.settle()
+        return "waited"
+
+    def _click(self, bid, button="left", modifiers=()):
+        self._element(bid).click(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS)
         return "clicked"
 
-    def _fill(self, bid, text):
+    def _dblclick(self, bid, button="left", modifiers=()):
+        self._element(bid).dblclick(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS)
+        return "double-clicked"
+
+    def _hover(self, bid):
+        self._element(bid).hover(timeout=ACTION_TIMEOUT_MS)
+        self.settle()
+        return "hovering"
+
+    def _editable(self, bid):
         element = self._element(bid)
         # Ask first: fill() itself would wait out its whole timeout for a button to become editable.
         if not element.is_editable(timeout=1000):
             raise ActionError(f"element {bid!r} is read-only or disabled")
-        element.fill(str(text), timeout=ACTION_TIMEOUT_MS)
+        return element
+
+    def _fill(self, bid, value):
+        self._editable(bid).fill(value, timeout=ACTION_TIMEOUT_MS)
         self.settle()  # a search box refills its list as you type
         return "filled"
 
-    def _select_option(self, bid, value):
-        values = [str(v) for v in value] if isinstance(value, list) else str(value)
-        self._element(bid).select_option(values, timeout=ACTION_TIMEOUT_MS)
+    def _clear(self, bid):
+        self._editable(bid).clear(timeout=ACTION_TIMEOUT_MS)
+        self.settle()
+        return "cleared"
+
+    def _focus(self, bid):
+        self._element(bid).focus(timeout=ACTION_TIMEOUT_MS)
+        return "focused"
+
+    def _press(self, bid, key_comb):
+        self._element(bid).press(key_comb, timeout=ACTION_TIMEOUT_MS)
+        return f"pressed {key_comb}"
+
+    def _keyboard_press(self, key):
+        self.page.keyboard.press(key)
+        return f"pressed {key}"
+
+    def _keyboard_type(self, text):
+        self.page.keyboard.type(text)
+        return "typed"
+
+    def _select_option(self, bid, options):
+        self._element(bid).select_option(options, timeout=ACTION_TIMEOUT_MS)
         self.settle()
         return "selected"
 
     def _goto(self, url):
-        target = urljoin(self.base_url + "/", str(url))
+        target = urljoin(self.base_url + "/", url)
         if _origin(target) != _origin(self.base_url):
             raise ActionError(f"goto is limited to this site ({self.base_url})")
         self.page.goto(target, timeout=15000)
         self.settle()
         return "loaded"
 
-    def _scroll(self, dx=0, dy=0):
-        self.page.mouse.wheel(float(dx), float(dy))
-        return "scrolled"
+    def _go_back(self):
+        before = self.page.url  # None is also the answer to a same-document move (htmx's push)
+        if self.page.go_back(timeout=15000) is None and self.page.url == before:
+            raise ActionError("there is no earlier page in this tab")
+        return "went back"
+
+    def _go_forward(self):
+        before = self.page.url
+        if self.page.go_forward(timeout=15000) is None and self.page.url == before:
+            raise ActionError("there is no later page in this tab")
+        return "went forward"
+
+    def _scroll(self, delta_x=0, delta_y=0):
+        """Scroll the element under the viewport's centre that can scroll that way (a scrolling
+        table or panel), else the page; says where it ended or that it could not move."""
+        moved = self.page.evaluate(SCROLL, [delta_x, delta_y])
+        if not moved["moved"]:
+            raise ActionError(f"nothing to scroll that way: {moved['where']} is already at its end "
+                              f"(scrollX {moved['x']}, scrollY {moved['y']})")
+        return f"scrolled {moved['where']} to scrollX {moved['x']}, scrollY {moved['y']}"
+
+    def _new_tab(self):
+        page = self.page.context.new_page()
+        self._adopt(page)
+        return f"opened a blank tab (tab {self.pages().index(page)}); goto a page of this site in it"
+
+    def _tab_focus(self, index):
+        pages = self.pages()
+        if not 0 <= index < len(pages):
+            raise ActionError(f"there is no tab {index}; the open tabs are 0..{len(pages) - 1}")
+        self._adopt(pages[index])
+        return f"tab {index} is active"
+
+    def _tab_close(self):
+        pages = self.pages()
+        if len(pages) == 1:
+            raise ActionError("this is the only tab; it stays open")
+        index = pages.index(self.page)
+        self.page.close()
+        self._adopt(self.pages()[max(0, index - 1)])
+        return f"closed tab {index}; tab {self.pages().index(self.page)} is active"
 
     def _send_msg_to_user(self, text):
         return "sent"
 
+    def _report_infeasible(self, reason):
+        return "reported infeasible"
+
     def _finish(self, reply):
         return "finished"
+
+    # --- BrowserGym's observation ----------------------------------------------------------
+    def gym_observation(self, goal: str = "", chat_messages=(), last_action: str = "",
+                        last_action_error: str = "", screenshot: bool = False) -> dict:
+        """The page in BrowserGym's observation shape. `axtree_txt` is the agent's tree (stable
+        ids as `[bid=...]`), `pruned_html` the page's HTML without scripts, styles, hidden parts
+        and presentational attributes, with each element's `bid` and each field's current value;
+        `screenshot` (only when asked) an RGB array of the viewport."""
+        seen = self.observe()
+        pages = self.pages()
+        state = self.page.evaluate(FIELD_STATE)
+        obs = {
+            "goal": goal,
+            "goal_object": ({"type": "text", "text": goal},),
+            "chat_messages": ({"role": "user", "message": goal}, *chat_messages),
+            "url": self.page.url,
+            "open_pages_urls": tuple(p.url for p in pages),
+            "open_pages_titles": tuple(_safe_title(p) for p in pages),
+            "active_page_index": pages.index(self.page) if self.page in pages else 0,
+            "axtree_txt": seen["axtree"],
+            "pruned_html": prune_html(self.page.content(), state["fields"]),
+            "focused_element_bid": state["focused"] or "",
+            "last_action": last_action,
+            "last_action_error": last_action_error,
+        }
+        if screenshot:
+            obs["screenshot"] = screenshot_array(self.page.screenshot(type="png"))
+        return obs
+
+
+def _safe_title(page) -> str:
+    try:
+        return page.title()
+    except Exception:
+        return ""
+
+
+# Scrolls the nearest scrollable ancestor of the element at the viewport's centre that can move
+# the asked way, else the document; reports whether anything moved and where it is now.
+SCROLL = """([dx, dy]) => {
+  const can = (el, ax) => { const st = getComputedStyle(el), o = ax === 'x' ? st.overflowX : st.overflowY;
+    return /(auto|scroll)/.test(o) && (ax === 'x' ? el.scrollWidth > el.clientWidth : el.scrollHeight > el.clientHeight); };
+  let el = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+  while (el && el !== document.body && el !== document.documentElement
+         && !((dy && can(el, 'y')) || (dx && can(el, 'x')))) el = el.parentElement;
+  const box = el && el !== document.body && el !== document.documentElement ? el : document.scrollingElement;
+  const x0 = box.scrollLeft, y0 = box.scrollTop;
+  box.scrollBy({left: dx, top: dy, behavior: 'instant'});
+  const where = box === document.scrollingElement ? 'the page'
+    : (box.getAttribute('data-bid') ? `element ${box.getAttribute('data-bid')}` : `a scrolling ${box.tagName.toLowerCase()}`);
+  return {moved: box.scrollLeft !== x0 || box.scrollTop !== y0, where,
+          x: Math.round(box.scrollLeft), y: Math.round(box.scrollTop)};
+}"""
+# Each marked field's current value (the HTML has only the one it was served with), and the
+# focused element's bid.
+FIELD_STATE = """() => {
+  const fields = {};
+  for (const el of document.querySelectorAll('input[data-bid], textarea[data-bid], select[data-bid]')) {
+    fields[el.getAttribute('data-bid')] = el.tagName === 'SELECT'
+      ? {selected: Array.from(el.selectedOptions).map(o => o.value)}
+      : (/^(checkbox|radio)$/.test(el.type) ? {checked: el.checked} : {value: el.value});
+  }
+  const f = document.activeElement;
+  return {fields, focused: f && f !== document.body ? f.getAttribute('data-bid') : null};
+}"""
+PRUNED_TAGS = ("script", "style", "link", "meta", "noscript", "template", "svg", "iframe", "base")
+KEPT_ATTRIBUTES = {"bid", "href", "type", "name", "value", "role", "placeholder", "for", "checked",
+                   "selected", "disabled", "readonly", "required", "multiple", "title", "alt", "action",
+                   "method", "open", "colspan", "rowspan", "scope", "id"}
+
+
+def prune_html(html: str, fields: dict | None = None) -> str:
+    """The page's HTML as BrowserGym's pruned_html: scripts, styles, comments, hidden elements
+    and presentational attributes dropped, `data-bid` kept as `bid`, aria-* kept, each field's
+    current value written in (from `fields`, bid -> state), wrappers without attributes that
+    hold one element unwrapped, whitespace collapsed."""
+    from bs4 import BeautifulSoup, Comment
+
+    soup = BeautifulSoup(html, "html.parser")
+    for comment in soup.find_all(string=lambda t: isinstance(t, Comment)):
+        comment.extract()
+    for tag in soup.find_all(PRUNED_TAGS):
+        tag.decompose()
+    if soup.head:
+        title = soup.head.title
+        soup.head.clear()
+        if title:
+            soup.head.append(title)
+    for tag in soup.find_all(True):
+        if tag.decomposed:
+            continue
+        if (tag.has_attr("hidden") or tag.get("aria-hidden") == "true"
+                or (tag.name == "input" and tag.get("type") == "hidden")):
+            tag.decompose()
+            continue
+        attrs = {}
+        for key, value in tag.attrs.items():
+            if key == "data-bid":
+                attrs["bid"] = value
+            elif key in KEPT_ATTRIBUTES or key.startswith("aria-"):
+                attrs[key] = value
+        tag.attrs = attrs
+        state = (fields or {}).get(attrs.get("bid"))
+        if state:
+            _write_state(tag, state)
+    for tag in soup.find_all(("div", "span")):
+        if not tag.decomposed and not tag.attrs and len(tag.find_all(True, recursive=False)) <= 1 \
+                and not any(isinstance(c, str) and c.strip() for c in tag.contents):
+            tag.unwrap()
+    text = str(soup)
+    text = re.sub(r"[ \t\r\f\v]*\n\s*", "\n", text)
+    return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+
+def _write_state(tag, state: dict) -> None:
+    if "value" in state:
+        if tag.name == "textarea":
+            tag.string = state["value"]
+        else:
+            tag["value"] = state["value"]
+    elif "checked" in state:
+        if state["checked"]:
+            tag["checked"] = ""
+        else:
+            tag.attrs.pop("checked", None)
+    elif "selected" in state:
+        for option in tag.find_all("option"):
+            if option.get("value", option.get_text()) in state["selected"]:
+                option["selected"] = ""
+            else:
+                option.attrs.pop("selected", None)
+
+
+def screenshot_array(png: bytes):
+    """A PNG screenshot as BrowserGym's screenshot: a height x width x 3 uint8 array."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def normalize(name: str, args: dict) -> dict:
+    """An action's arguments under BrowserGym's parameter names, checked; raises ActionError
+    naming what is wrong (an unknown action or parameter, a missing or ill-typed value)."""
+    if name not in PARAMS:
+        raise ActionError(f"unknown action {name!r}; use one of {', '.join(ACTIONS)}")
+    if not isinstance(args, dict):
+        raise ActionError(f"{name}'s arguments are an object of named values")
+    out = dict(DEFAULTS.get(name, {}))
+    aliases = ALIASES.get(name, {})
+    if "_positional" in args:
+        raise ActionError(f"{name} takes at most {len(PARAMS[name])} argument(s): {', '.join(PARAMS[name]) or 'none'}")
+    for key, value in args.items():
+        canonical = aliases.get(key, key)
+        if canonical not in PARAMS[name]:
+            want = ", ".join(PARAMS[name]) or "no arguments"
+            raise ActionError(f"{name} takes {want}, not {key!r}")
+        out[canonical] = value
+    missing = [p for p in PARAMS[name] if p not in out and name != "scroll"]
+    if missing:
+        raise ActionError(f"{name} needs {', '.join(missing)}")
+    for key in ("bid", "value", "key_comb", "key", "text", "url", "reply", "reason"):
+        if key in out:
+            if isinstance(out[key], (int, float)) and not isinstance(out[key], bool) and key in ("value", "text", "reply"):
+                out[key] = str(out[key])  # fill('e3', 9140): the number as typed
+            if not isinstance(out[key], str):
+                raise ActionError(f"{name}'s {key} is text, not {type(out[key]).__name__}")
+    for key in ("delta_x", "delta_y", "wait_ms"):
+        if key in out:
+            if isinstance(out[key], bool) or not isinstance(out[key], (int, float)):
+                raise ActionError(f"{name}'s {key} is a number of pixels or ms, not {out[key]!r}")
+            out[key] = float(out[key])
+    if name == "scroll":
+        out.setdefault("delta_x", 0.0)
+        out.setdefault("delta_y", 0.0)
+    if "index" in out and (isinstance(out["index"], bool) or not isinstance(out["index"], int)):
+        raise ActionError(f"tab_focus's index is a tab number (0 is the first), not {out['index']!r}")
+    if "options" in out:
+        options = out["options"]
+        if isinstance(options, (list, tuple)) and options and all(isinstance(o, str) for o in options):
+            out["options"] = list(options)
+        elif isinstance(options, str):
+            pass
+        else:
+            raise ActionError("select_option's options is an option's value or label, or a list of them")
+    if "button" in out and out["button"] not in BUTTONS:
+        raise ActionError(f"{name}'s button is one of {', '.join(BUTTONS)}, not {out['button']!r}")
+    if "modifiers" in out:
+        mods = out["modifiers"]
+        if not isinstance(mods, (list, tuple)) or any(m not in MODIFIERS for m in mods):
+            raise ActionError(f"{name}'s modifiers is a list of {', '.join(MODIFIERS)}")
+        out["modifiers"] = list(mods)
+    return out
 
 
 def parse_actions(text: str) -> list[tuple[str, dict]]:
@@ -233,6 +574,8 @@ def _parse_call(text: str, start: int):
             kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
         except ValueError:
             return None
+        if len(values) > len(PARAMS[name]):
+            return name, {"_positional": values}  # normalize() says how many it takes
         args = dict(zip(PARAMS[name], values))
         args.update(kw)
         return name, args

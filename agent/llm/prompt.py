@@ -38,8 +38,10 @@ Each observation gives the page URL, its title and its accessibility tree; every
 can act on carries a ref such as [ref=e12]. Many also carry a stable id shown as
 [bid=invoice-X-sync]: it names the element by what it means, stays the same across pages and
 reloads, and can be passed wherever a ref can. Act with these functions, passing a ref or a
-stable id as bid: click(bid), fill(bid, text), select_option(bid, value), goto(url) (this site
-only), scroll(dx, dy), send_msg_to_user(text) and finish(reply). If you cannot call functions,
+stable id as bid (BrowserGym's actions): click(bid), fill(bid, value), select_option(bid, options),
+clear(bid), hover(bid), focus(bid), press(bid, key_comb), keyboard_press(key), goto(url) (this
+site only), go_back(), go_forward(), scroll(delta_x, delta_y), noop(), new_tab(), tab_focus(index),
+tab_close(), send_msg_to_user(text) and finish(reply). If you cannot call functions,
 write one action per turn as code, for example: click('e12'). When you are done, call
 finish(reply)."""
 
