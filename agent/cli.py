@@ -17,7 +17,13 @@ def main():
 @main.command()
 @click.option("--policy", default="oracle", show_default=True,
               help="oracle, noop, eager, gold, llm-tools, llm-browser, or module:Class (a policy of your own).")
-@click.option("--transport", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
+@click.option("--transport", type=click.Choice(["tools", "browser", "http"]), default="tools", show_default=True,
+              help="tools: in-process; http: the tool API of --server processes; browser: Chromium "
+                   "on the portals (of --server, if given).")
+@click.option("--server", "servers", multiple=True, metavar="URL",
+              help="A `cfab serve` to run on (repeatable: an app is served by the first that hosts it).")
+@click.option("--admin-token", envvar="CFAB_ADMIN_TOKEN", default=None,
+              help="The servers' admin token (default $CFAB_ADMIN_TOKEN); never written to results.")
 @click.option("--k", "k", type=click.IntRange(1, 100), default=1, show_default=True, help="Runs per task.")
 @click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families, e.g. 'cf_H_*'.")
 @click.option("--dataset", default=None, type=click.Path(exists=True, dir_okay=False),
@@ -54,7 +60,7 @@ def main():
               help="Continue the interrupted sweep whose results file is FILE (its .runs.jsonl journal).")
 def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_url, api_key_env, max_steps,
         temperature, sampling_seed, max_tokens, extra_body, screenshots, price_in, price_out,
-        max_cost, max_retries, workers, judge_model, judge_base_url, resume):
+        max_cost, max_retries, workers, judge_model, judge_base_url, resume, servers, admin_token):
     """Run a policy over the suite and print pass^1 / pass^k."""
     from tasks.registry import select
 
@@ -85,7 +91,7 @@ def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_u
             raise click.UsageError(f"no API key in ${api_key_env} (or pass --base-url, or set "
                                    "$OPENAI_BASE_URL, for a local server)")
         expected = "browser" if policy == "llm-browser" else "tools"
-        if policy in MODEL_POLICIES and transport != expected:
+        if policy in MODEL_POLICIES and transport != expected and {transport, expected} != {"http", "tools"}:
             raise click.UsageError(f"--policy {policy} runs on --transport {expected}")
     elif model:
         raise click.UsageError("--model applies to the llm-tools and llm-browser policies "
@@ -109,9 +115,10 @@ def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_u
     if resume and out and out != resume:
         raise click.UsageError("--resume FILE continues that file: leave out --out or give the same path")
     out = resume or out or f"results/{tag}-{transport}.json"
+    store = _remote_store(transport, servers, admin_token)
     try:
         results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet, workers=workers,
-                            max_cost=max_cost, judge=judge, resume=bool(resume),
+                            max_cost=max_cost, judge=judge, resume=bool(resume), store=store,
                             command=_command_line(click.get_current_context()))
     except JournalMismatch as err:
         raise click.UsageError(str(err))
@@ -119,6 +126,24 @@ def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_u
     click.echo(f"results written to {out}")
     if results.get("transcripts"):
         click.echo(f"transcripts written to {os.path.join(os.path.dirname(out), results['transcripts'])}")
+
+
+def _remote_store(transport: str, servers: tuple, admin_token: str | None):
+    """The servers' RemoteStore for --transport http (or a browser on --server), else None."""
+    if transport == "http" and not servers:
+        raise click.UsageError("--transport http runs on servers: give --server URL (cfab serve)")
+    if transport == "tools" and servers:
+        raise click.UsageError("--transport tools runs in-process: use --transport http with --server")
+    if not servers:
+        return None
+    if transport == "browser" and len(servers) > 1:
+        raise click.UsageError("the browser transport uses one --server (it must host every app)")
+    from .remote import RemoteError, RemoteStore
+
+    try:
+        return RemoteStore(list(servers), admin_token or "")
+    except RemoteError as err:
+        raise click.UsageError(str(err))
 
 
 def _command_line(ctx) -> list[str]:
@@ -132,8 +157,12 @@ def _command_line(ctx) -> list[str]:
             continue
         value = ctx.params[param.name]
         flag = max(param.opts, key=len)
+        if param.name == "admin_token":
+            continue  # a secret: never in a results file
         if getattr(param, "is_flag", False):
             line += [flag] if value else []
+        elif getattr(param, "multiple", False):
+            line += [part for item in value for part in (flag, str(item))]
         else:
             line += [flag, str(value)]
     return line
@@ -173,7 +202,7 @@ def _resumed_sweep(results: str, pattern, k: int, transport: str):
         pattern = tasks
     if not given("k") and isinstance(header.get("k"), int):
         k = header["k"]
-    if not given("transport") and header.get("transport") in ("tools", "browser"):
+    if not given("transport") and header.get("transport") in ("tools", "browser", "http"):
         transport = header["transport"]
     return pattern, k, transport
 
@@ -247,24 +276,46 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
               help="Live episodes opened over HTTP; at the cap the least recently used idle one is freed, else 429.")
 @click.option("--new-episodes-per-minute", type=click.IntRange(1), default=120, show_default=True,
               help="Episodes the launcher may open per minute, server-wide (429 above it).")
+@click.option("--app", "hosted", multiple=True, metavar="NAME",
+              help="Host only this app (repeatable), as the paper's per-app shim; default: every app.")
+@click.option("--admin-token", envvar="CFAB_ADMIN_TOKEN", default=None,
+              help="The admin API's bearer token (default $CFAB_ADMIN_TOKEN, else a fresh random one).")
+@click.option("--secret-key", envvar="CFAB_SECRET_KEY", default=None,
+              help="Signs sessions, enter links and agent tokens (default $CFAB_SECRET_KEY, else random): "
+                   "keep it to keep clients valid across a restart.")
 def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, max_episodes,
-          new_episodes_per_minute):
-    """Serve the task launcher and every portal on loopback for people to work tasks."""
-    from portals.core.episode import EpisodeStore
+          new_episodes_per_minute, hosted, admin_token, secret_key):
+    """Serve the task launcher and every portal (or --app NAME) on loopback, unless --host says otherwise."""
+    from portals.core.hosting import HostedStore
     from portals.core.limits import Limits
     from portals.core.recording import clean_leftovers
+    from portals.core.registry import load_apps
     from portals.core.web import create_app
 
     from .browser import PortalServer
 
-    store = EpisodeStore(idle_ttl=idle_hours * 3600 or None)
-    app = create_app(store, limits=Limits(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth,
-                                          max_episodes=max_episodes,
-                                          new_episodes_per_minute=new_episodes_per_minute))
+    for flag, value in (("--admin-token / $CFAB_ADMIN_TOKEN", admin_token),
+                        ("--secret-key / $CFAB_SECRET_KEY", secret_key)):
+        if value is not None and (len(value) < 16 or value != value.strip()):
+            raise click.UsageError(f"{flag} must be at least 16 characters without surrounding spaces "
+                                   "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')")
+    try:
+        store = HostedStore(list(hosted) or list(load_apps()), idle_ttl=idle_hours * 3600 or None)
+    except KeyError as err:
+        raise click.UsageError(f"--app: {err.args[0]}")
+    app = create_app(store, secret_key=secret_key, admin_token=admin_token,
+                     limits=Limits(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth,
+                                   max_episodes=max_episodes,
+                                   new_episodes_per_minute=new_episodes_per_minute))
     app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
     clean_leftovers(app.config["CFAB_RECORDINGS"])  # left by a kill during Finish
     server = PortalServer(app, host, port, quiet=False)
-    click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {app.extensions['cfab_admin_token']})")
+    shown = "given" if admin_token else app.extensions["cfab_admin_token"]  # a given secret stays unprinted
+    click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {shown})")
+    if hosted:
+        click.echo(f"Hosting {', '.join(store.hosted)} only")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"Listening on {host}: put a TLS-terminating proxy in front (README, Hosting)", err=True)
     click.echo(f"Finished tasks are recorded in {app.config['CFAB_RECORDINGS']}")
     try:
         server.serve_forever()

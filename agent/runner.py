@@ -24,9 +24,17 @@ class Harness:
     def __init__(self, transport: str = "tools", store: EpisodeStore | None = None, workers: int = 1,
                  server: PortalServer | None = None, browser=None):
         """`server` and `browser` lend a running portal server and Chromium (e.g. a test
-        session's) instead of starting new ones; the server must serve the same store."""
-        if transport not in ("tools", "browser"):
-            raise ValueError("transport must be 'tools' or 'browser'")
+        session's) instead of starting new ones; the server must serve the same store.
+
+        `store` may be an agent.remote.RemoteStore (`cfab serve` processes): the http transport
+        needs one, and the browser transport then drives the remote server's portals."""
+        if transport not in ("tools", "browser", "http"):
+            raise ValueError("transport must be 'tools', 'browser' or 'http'")
+        self.remote = store is not None and not isinstance(store, EpisodeStore)
+        if transport == "http" and not self.remote:
+            raise ValueError("the http transport runs over an agent.remote.RemoteStore (--server URL)")
+        if transport == "tools" and self.remote:
+            raise ValueError("the tools transport is in-process: a RemoteStore runs on --transport http")
         self.transport = transport
         self.store = store or EpisodeStore()
         self.workers = workers
@@ -36,7 +44,10 @@ class Harness:
         self.browser = browser
 
     def __enter__(self):
-        if self.transport == "browser" and self.server is None:
+        if self.transport == "browser" and self.server is None and self.remote:
+            if self.workers == 1 and self.browser is None:
+                self.browser = self._stack.enter_context(chromium())
+        elif self.transport == "browser" and self.server is None:
             from portals.core.web import create_app
 
             self.flask_app = create_app(self.store)
@@ -101,14 +112,22 @@ class Harness:
         def act(episode) -> str:
             if self.transport == "tools":
                 return policy.run_tools(task, Environment(episode, list(task.apps)), **extra)
+            if self.transport == "http":
+                from .remote import RemoteEnvironment
+
+                return policy.run_tools(task, RemoteEnvironment(episode, list(task.apps)), **extra)
             from portals.core.web import enter_url
 
+            if self.remote:  # the remote server's own one-time link into its episode
+                base, link = episode.parts[0].server.url, episode.enter_url
+            else:
+                base, link = self.server.url, enter_url(self.flask_app, episode.id, "/")
             context = browser.new_context(viewport={"width": 1280, "height": 860})
             try:
                 context.set_default_timeout(15000)
                 page = context.new_page()
-                page.goto(self.server.url + enter_url(self.flask_app, episode.id, "/"))
-                return policy.run_browser(task, Portal(page, self.server.url), **extra)
+                page.goto(base + link)
+                return policy.run_browser(task, Portal(page, base), **extra)
             finally:
                 context.close()
 

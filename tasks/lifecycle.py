@@ -5,6 +5,12 @@ The runner, the gym envs, the launcher's Finish, `cfab bench`, `cfab tasks valid
 tests all go through here, so an evaluation episode is marked the same way everywhere (the
 launcher refuses to serve a browser bound to one, so an agent cannot escape to a fresh
 episode) and what is graded is exactly what the agent left behind.
+
+The store and the episode are handles: an in-process `EpisodeStore` and its `Episode`, or an
+`agent.remote.RemoteStore` and its `RemoteEpisode` (episodes held by `cfab serve` processes,
+the http transport). A store offers `create(apps)` and `drop(id)`; an episode `id`, `meta`,
+`diff()`, `guard_log` and `calls`, the remote one aggregating its servers' exactly as one
+in-process episode holds them. Nothing here knows which it has.
 """
 from __future__ import annotations
 

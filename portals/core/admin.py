@@ -27,6 +27,13 @@ def _require_admin():
         abort(401 if not _bearer() else 403, description="The admin API needs the admin token.")
 
 
+def _ordered(value, status: int = 200):
+    """JSON with every object's keys in the order the service made them (jsonify sorts them):
+    what an agent or the grader reads over HTTP is what it reads in process, key order too."""
+    return current_app.response_class(current_app.json.dumps(value, sort_keys=False) + "\n",
+                                      status=status, mimetype="application/json")
+
+
 def _episode(episode_id: str):
     episode = store_of().get(episode_id)
     if episode is None:
@@ -86,7 +93,12 @@ def seed_episode(episode_id):
 
 @admin_bp.post("/episodes/<episode_id>/reset")
 def reset_episode(episode_id):
-    _episode(episode_id).reset()
+    """No body: back to the seeded templates, logs cleared. A body {app: snapshot}: the paper's
+    reset, that exact state restored (as /restore: all of the named apps, or none)."""
+    episode = _episode(episode_id)
+    if json_object_body(empty_ok=True):
+        return restore_snapshot(episode_id)
+    episode.reset()
     return jsonify(ok=True)
 
 
@@ -94,7 +106,10 @@ def reset_episode(episode_id):
 def snapshot(episode_id):
     """{app: snapshot}; each app's snapshot is its canonical JSON, sent as it is (not re-encoded),
     so equal bytes mean equal state."""
-    blobs = _episode(episode_id).snapshot()
+    episode = _episode(episode_id)
+    blobs = episode.snapshot()
+    only = _only_apps(episode)  # ?app=NAME (repeatable): those apps' snapshots alone
+    blobs = {app: blob for app, blob in blobs.items() if only is None or app in only}
     body = b",".join(json.dumps(app).encode() + b":" + blob for app, blob in sorted(blobs.items()))
     return current_app.response_class(b"{" + body + b"}", mimetype="application/json")
 
@@ -115,17 +130,73 @@ def restore_snapshot(episode_id):
 
 @admin_bp.get("/episodes/<episode_id>/diff")
 def diff(episode_id):
-    return jsonify(_episode(episode_id).diff())
+    return _ordered(_episode(episode_id).diff())
 
 
 @admin_bp.get("/episodes/<episode_id>/guard_log")
 def guard_log(episode_id):
-    return jsonify(_episode(episode_id).guard_log)
+    return _ordered(_episode(episode_id).guard_log)
 
 
 @admin_bp.get("/episodes/<episode_id>/calls")
 def calls(episode_id):
-    return jsonify(_episode(episode_id).calls)
+    return _ordered(_episode(episode_id).calls)
+
+
+def _only_apps(episode) -> set[str] | None:
+    """The apps `?app=NAME` (repeatable) scopes a contract read to; None: all of them."""
+    named = request.args.getlist("app")
+    if not named:
+        return None
+    outside = sorted(set(named) - set(episode.apps))
+    if outside:
+        abort(400, description=f"{', '.join(outside)} is not part of this episode; "
+                               f"it has {', '.join(sorted(episode.apps))}.")
+    return set(named)
+
+
+@admin_bp.get("/episodes/<episode_id>/state_diff")
+def state_diff(episode_id):
+    """The paper's state_diff: the canonical diff against the seeded state, by app."""
+    episode = _episode(episode_id)
+    only = _only_apps(episode)
+    return _ordered({app: d for app, d in episode.diff().items() if only is None or app in only})
+
+
+@admin_bp.get("/episodes/<episode_id>/guarded_calls")
+def guarded_calls(episode_id):
+    """The paper's guarded_calls: the money-movement guard log (executed always false)."""
+    episode = _episode(episode_id)
+    only = _only_apps(episode)
+    with episode.lock:
+        entries = list(episode.guard_log)
+    return _ordered([e for e in entries if only is None or e["app"] in only])
+
+
+@admin_bp.get("/health")
+def admin_health():
+    """The public health, plus what a client records as provenance: the run and book seeds."""
+    store = store_of()
+    return jsonify({**_health(), "seed": store.seed, "book_seed": (store.book.get("meta") or {}).get("seed")})
+
+
+def _health() -> dict:
+    from .hosting import hosted_apps
+    from .registry import load_apps
+
+    store, specs = store_of(), load_apps()
+    apps = hosted_apps(store)
+    out = {"ok": True, "clock": store.clock.iso(),
+           "apps": {app: [f"{app}.{name}" for name in specs[app].tools] for app in apps}}
+    if len(apps) == 1:
+        out["app"] = apps[0]  # a single-app server, as the paper's shim
+    return out
+
+
+@api_bp.get("/health")
+def health():
+    """The paper's `GET /`: which apps this server hosts, its clock and their tool names."""
+    return jsonify(_health())
 
 
 @admin_bp.delete("/episodes/<episode_id>")
@@ -147,7 +218,7 @@ def _agent_env() -> Environment:
 
 @api_bp.get("/tools")
 def list_tools():
-    return jsonify(_agent_env().tools())
+    return _ordered(_agent_env().tools())
 
 
 @api_bp.get("/openapi.json")
@@ -166,4 +237,4 @@ def call(name):
     status = 200
     if isinstance(result, dict) and "error" in result:
         status = {"unknown_tool": 404, "not_found": 404, "read_only": 409}.get(result["error"], 400)
-    return jsonify(result), status
+    return _ordered(result, status)
