@@ -69,6 +69,10 @@ class Case:
         return self.expires < CHECK_DATE
 
 
+SOURCE_REF = ("Trimble Viewpoint Vista help and billyforinsurance.com on Vista AP holds and subcontract "
+              "compliance (SLCT: Verify, Complied, ExpDate; AP detail status 2 = on hold)")
+
+
 def case(book: dict, vendor_id: str) -> Case:
     v = next(v for v in book["vendors"] if v["vendor_id"] == vendor_id)
     names = {v["legal_name"], v["dba"]} - {None}
@@ -361,6 +365,7 @@ def instances(book: dict) -> list[Task]:
             instance_id=f"cf_C_coi_hold_{vendor_id}", family="C_coi_hold", domain_code="C",
             difficulty=3 if defect(c) != "lapsed_coi" else 2, apps=APPS, instruction=instruction(c),
             policy_ref="vendor_compliance_policy.md", money_movement_guard=True, evaluator=evaluator(c),
+            source_type="vendor_docs", source_ref=SOURCE_REF,
             defect_variant=defect(c),
             oracle_tools=partial(oracle_tools, c.name), oracle_browser=partial(oracle_browser, c.name),
             guarded_tools=partial(guarded_tools, _open_bill(book, c)),

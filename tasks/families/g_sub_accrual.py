@@ -80,6 +80,11 @@ class Accrual:
         return f"{sum(Decimal(ln.amount) for ln in self.lines):.2f}"
 
 
+SOURCE_REF = ("Sage Intacct developer docs (GLBATCH journal entries; projects and tasks); Procore "
+              "support (commitments); Deltek Costpoint on subcontractor accruals; covinly.com and "
+              "ledgersummit.com on WIP and accruals")
+
+
 def main_line(lines: list[dict]) -> dict:
     """The SOV line with the largest scheduled value (the first such): where Intacct codes the
     sub's pay applications, and so where its accrual goes."""
@@ -399,6 +404,7 @@ def instances(book: dict) -> list[Task]:
         out.append(Task(
             instance_id=f"cf_G_sub_accrual_{job}", family="G_sub_accrual", domain_code="G", difficulty=3,
             apps=APPS, instruction=instruction(job), policy_ref="month_end_close_policy.md",
+            source_type="vendor_docs", source_ref=SOURCE_REF,
             money_movement_guard=True, evaluator=evaluator(a), defect_variant=DEFECTS[job],
             oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
             guarded_tools=partial(guarded_tools, job), guarded_browser=guarded_browser,
