@@ -232,3 +232,22 @@ def test_remote_store_refuses_servers_of_different_worlds(cfab_server, tmp_path,
     with running_cfab(tmp_path / "later", "--app", app) as later:
         with pytest.raises(RemoteError, match="another world"):
             RemoteStore([cfab_server.url, later.url], cfab_server.admin_token)
+
+
+def test_the_browser_transport_on_a_remote_server(book_store, remote):
+    """`cfab run --transport browser --server URL`: Chromium on the remote server's portals,
+    graded by the same lifecycle, as the tools transport grades in process."""
+    from _threads import in_own_thread
+
+    task = next(t for t in TASKS if len(t.apps) == 1)
+    policy = make_policy("oracle")
+
+    def over_the_browser():
+        with Harness("browser", remote) as harness:
+            return harness.run_one(task, policy)
+
+    run = in_own_thread(over_the_browser)
+    with Harness("tools", book_store) as local:
+        expected = local.run_one(task, policy)
+    assert run["passed"] and run.get("error") is None, run["verdict"]
+    assert (run["diff"], run["guarded_calls"]) == (expected["diff"], expected["guarded_calls"])
