@@ -5,7 +5,12 @@ Chromium (`/usr/bin/chromium`, or `CFAB_CHROMIUM`) with the flags a closed netwo
 
 After an action, `settle(page)` waits for what the action started to land: a navigation's load,
 and every htmx request until htmx has swapped and settled it (its own events and classes),
-including a search box's debounced request that has not been sent yet. No fixed sleeps.
+including a search box's debounced request that has not been sent yet. No fixed sleeps and no
+polling: one call into the page returns a promise that resolves on the event that completes the
+page (`load`, `htmx:afterSettle`, an htmx error, the end of a pending debounce).
+
+The tracker also counts changes to the document (`__cfabSettle.version`: DOM mutations, input,
+focus), so an observation of a page that did not change since the last one can be reused.
 """
 from __future__ import annotations
 
@@ -19,26 +24,60 @@ from dataclasses import dataclass
 from werkzeug.serving import make_server
 
 # Installed in every document: counts htmx requests from htmx:beforeRequest until their
-# htmx:afterRequest / htmx:afterSettle, and notes when a debounced trigger (hx-trigger "delay:")
-# will fire after typing, so a settle does not return in the gap before the request is sent.
+# htmx:afterRequest / htmx:afterSettle, notes when a debounced trigger (hx-trigger "delay:") will
+# fire after typing, so a settle does not return in the gap before the request is sent, and
+# counts changes to the document (`version`) for observations to know when they are stale.
 SETTLE_TRACKER = """(() => {
   if (window.__cfabSettle) return;
-  const s = window.__cfabSettle = {inflight: new Set(), settled: 0, quietUntil: 0};
+  const s = window.__cfabSettle = {inflight: new Set(), settled: 0, quietUntil: 0, version: 0,
+                                   doc: Math.random().toString(36).slice(2), waiters: new Set()};
+  const wake = () => { for (const w of Array.from(s.waiters)) w(); };
+  const bump = () => { s.version += 1; };
   const on = (name, fn) => document.addEventListener(name, fn, true);
-  on('htmx:beforeRequest', e => s.inflight.add(e.detail.xhr));
-  on('htmx:afterRequest', e => s.inflight.delete(e.detail.xhr));
-  on('htmx:afterSettle', e => { s.inflight.delete(e.detail.xhr); s.settled += 1; });
+  on('htmx:beforeRequest', e => { s.inflight.add(e.detail.xhr); bump(); });
+  on('htmx:afterRequest', e => { s.inflight.delete(e.detail.xhr); wake(); });
+  on('htmx:afterSettle', e => { s.inflight.delete(e.detail.xhr); s.settled += 1; bump(); wake(); });
+  for (const name of ['htmx:sendError', 'htmx:responseError', 'htmx:swapError', 'htmx:timeout'])
+    on(name, e => { s.inflight.delete(e.detail.xhr); bump(); wake(); });
+  for (const name of ['input', 'change', 'focusin', 'focusout', 'toggle']) on(name, bump);
   on('input', e => {
     const host = e.target.closest && e.target.closest('[hx-trigger*="delay:"]');
     const m = host && /delay:(\\d+)(ms|s)?/.exec(host.getAttribute('hx-trigger'));
     if (m) s.quietUntil = Math.max(s.quietUntil, Date.now() + Number(m[1]) * (m[2] === 's' ? 1000 : 1) + 50);
   });
+  window.addEventListener('load', () => { bump(); wake(); });
+  new MutationObserver(() => { bump(); wake(); }).observe(document, {subtree: true, childList: true, attributes: true,
+                                               characterData: true});
 })()"""
 SETTLED = """() => {
   const s = window.__cfabSettle;
   return document.readyState === 'complete' && (!s || (s.inflight.size === 0 && Date.now() >= s.quietUntil))
     && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling');
 }"""
+# Resolves once the page is settled (at once if it already is), woken by the tracker's events
+# (htmx's, and every DOM change, which is how htmx's classes leave), the document's
+# readystatechange and, during a debounce, a timer for its end; never polls.
+SETTLE_WAIT = """(timeoutMs) => new Promise(resolve => {
+  const settled = """ + SETTLED + """;
+  if (settled()) return resolve(true);
+  const s = window.__cfabSettle;
+  let timer = null;
+  const finish = result => { clearTimeout(timer); clearTimeout(limit);
+    if (s) s.waiters.delete(check); document.removeEventListener('readystatechange', check);
+    document.removeEventListener('htmx:afterSettle', late, true); resolve(result); };
+  const check = () => {
+    if (settled()) return finish(true);
+    clearTimeout(timer);  // a debounce still pending: look again when it ends
+    const wait = s && Date.now() < s.quietUntil ? s.quietUntil - Date.now() : 0;
+    if (wait > 0) timer = setTimeout(check, wait);
+  };
+  const late = () => setTimeout(check, 0);  // after htmx's own listeners have run
+  const limit = setTimeout(() => finish(false), timeoutMs);
+  if (s) s.waiters.add(late);
+  document.addEventListener('readystatechange', check);
+  document.addEventListener('htmx:afterSettle', late, true);
+  check();
+})"""
 
 
 def track_settling(page) -> None:
@@ -55,7 +94,7 @@ def settle(page, timeout_ms: int = 5000) -> None:
     for _ in range(3):  # a navigation may replace the document while we wait; wait on the new one
         try:
             page.wait_for_load_state("load", timeout=timeout_ms)
-            page.wait_for_function(SETTLED, timeout=timeout_ms)
+            page.evaluate(SETTLE_WAIT, timeout_ms)
             return
         except Exception as err:
             if "Timeout" in type(err).__name__ or "Timeout" in str(err)[:80]:
