@@ -21,7 +21,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 # Installed in every document: counts htmx requests from htmx:beforeRequest until their
 # htmx:afterRequest / htmx:afterSettle, notes when a debounced trigger (hx-trigger "delay:") will
@@ -122,14 +122,33 @@ def chromium_path() -> str:
                        "(make install does this) or set CFAB_CHROMIUM to its path.")
 
 
-class PortalServer:
-    """The Flask portal app served from a background thread on 127.0.0.1 (port 0 = any free)."""
+class _ErrorsOnlyHandler(WSGIRequestHandler):
+    """Logs a request only when the server failed it (5xx): writing a line for every request
+    costs the one process serving every agent about a tenth of its time."""
 
-    def __init__(self, flask_app, host: str = "127.0.0.1", port: int = 0, quiet: bool = True):
+    def log_request(self, code="-", size="-") -> None:
+        try:
+            failed = int(getattr(code, "value", code)) >= 500
+        except (TypeError, ValueError):
+            failed = True
+        if failed:
+            super().log_request(code, size)
+
+
+class PortalServer:
+    """The Flask portal app served from a background thread on 127.0.0.1 (port 0 = any free).
+
+    One process with a thread per request (werkzeug): every episode lives in this process's
+    memory, so any thread can serve any of them. `access_log` logs every request; by default
+    only the server's failures (5xx) are logged."""
+
+    def __init__(self, flask_app, host: str = "127.0.0.1", port: int = 0, quiet: bool = True,
+                 access_log: bool = False):
         if quiet:  # one log line per request drowns the results table
             logging.getLogger("werkzeug").setLevel(logging.WARNING)
         self.app = flask_app
-        self._server = make_server(host, port, flask_app, threaded=True)
+        self._server = make_server(host, port, flask_app, threaded=True,
+                                   request_handler=WSGIRequestHandler if access_log else _ErrorsOnlyHandler)
         self.host, self.port = host, self._server.server_port
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

@@ -276,6 +276,7 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
               help="Live episodes opened over HTTP; at the cap the least recently used idle one is freed, else 429.")
 @click.option("--new-episodes-per-minute", type=click.IntRange(1), default=120, show_default=True,
               help="Episodes the launcher may open per minute, server-wide (429 above it).")
+@click.option("--access-log", is_flag=True, help="Log every request (by default only server errors, 5xx).")
 @click.option("--app", "hosted", multiple=True, metavar="NAME",
               help="Host only this app (repeatable), as the paper's per-app shim; default: every app.")
 @click.option("--admin-token", envvar="CFAB_ADMIN_TOKEN", default=None,
@@ -284,7 +285,7 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
               help="Signs sessions, enter links and agent tokens (default $CFAB_SECRET_KEY, else random): "
                    "keep it to keep clients valid across a restart.")
 def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, max_episodes,
-          new_episodes_per_minute, hosted, admin_token, secret_key):
+          new_episodes_per_minute, access_log, hosted, admin_token, secret_key):
     """Serve the task launcher and every portal (or --app NAME) on loopback, unless --host says otherwise."""
     from portals.core.hosting import HostedStore
     from portals.core.limits import Limits
@@ -309,7 +310,7 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
                                    new_episodes_per_minute=new_episodes_per_minute))
     app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
     clean_leftovers(app.config["CFAB_RECORDINGS"])  # left by a kill during Finish
-    server = PortalServer(app, host, port, quiet=False)
+    server = PortalServer(app, host, port, quiet=False, access_log=access_log)
     shown = "given" if admin_token else app.extensions["cfab_admin_token"]  # a given secret stays unprinted
     click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {shown})")
     if hosted:

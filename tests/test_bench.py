@@ -85,3 +85,33 @@ def test_every_32nd_dropped_episode_gives_freed_memory_back(store, monkeypatch):
     store.drop("no-such-episode")  # dropping nothing frees nothing
     expected = (dropped_before + 2 * episodes.TRIM_EVERY) // episodes.TRIM_EVERY - dropped_before // episodes.TRIM_EVERY
     assert trims == [0] * expected == [0, 0]
+
+
+def _served_paths(caplog, access_log: bool) -> str:
+    import logging
+
+    import requests
+    from flask import Flask
+
+    from agent.browser import PortalServer
+
+    app = Flask("log-check")
+    app.add_url_rule("/ok", "ok", lambda: "fine")
+    app.add_url_rule("/missing", "missing", lambda: ("no", 404))
+
+    def boom():
+        raise RuntimeError("a bug")
+
+    app.add_url_rule("/boom", "boom", boom)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="werkzeug"), PortalServer(app, quiet=False, access_log=access_log) as server:
+        assert [requests.get(server.url + p, timeout=30).status_code for p in ("/ok", "/missing", "/boom")] == \
+            [200, 404, 500]
+    return "\n".join(r.getMessage() for r in caplog.records if r.name == "werkzeug")
+
+
+def test_the_server_logs_only_its_failures_unless_asked_for_every_request(caplog):
+    quiet = _served_paths(caplog, access_log=False)
+    assert "/boom" in quiet and "/ok" not in quiet and "/missing" not in quiet
+    every = _served_paths(caplog, access_log=True)
+    assert "/boom" in every and "/ok" in every and "/missing" in every
