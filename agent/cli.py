@@ -327,18 +327,48 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--transport", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
-def replay(file, transport):
+@click.option("--trace", type=click.Path(dir_okay=False), default=None,
+              help="Browser: write a Playwright trace of the replay here (view: playwright show-trace FILE).")
+@click.option("--headed", is_flag=True, help="Browser: show the replay in a window (needs a display).")
+@click.option("--observations", type=click.Path(dir_okay=False), default=None,
+              help="Browser: write the trajectory here with each UI step's observation (URL, "
+                   "accessibility tree) and the step as a BrowserGym action.")
+@click.option("--screenshots", is_flag=True, help="With --observations: a screenshot per UI step too.")
+def replay(file, transport, trace, headed, observations, screenshots):
     """Replay a recorded trajectory on a fresh episode and print its verdict."""
     from portals.core.recording import TrajectoryError, load
 
+    from .replay import TrajectoryPolicy
     from .replay import replay as replay_run
 
+    browser_only = [name for name, on in (("--trace", trace), ("--headed", headed),
+                                          ("--observations", observations), ("--screenshots", screenshots)) if on]
+    if browser_only and transport != "browser":
+        raise click.UsageError(f"{', '.join(browser_only)} need --transport browser")
+    if screenshots and not observations:
+        raise click.UsageError("--screenshots goes with --observations FILE")
+    if headed and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise click.UsageError("--headed needs a display ($DISPLAY or $WAYLAND_DISPLAY); none is set")
     try:
         trajectory = load(file)
     except TrajectoryError as err:
         raise click.UsageError(str(err))
-    run = replay_run(trajectory, transport)
+    policy = TrajectoryPolicy(trajectory, trace=trace, observe=bool(observations), screenshots=screenshots)
+    if headed:
+        from .browser import chromium
+
+        with chromium(headless=False) as browser:
+            run = replay_run(trajectory, transport, browser=browser, policy=policy)
+    else:
+        run = replay_run(trajectory, transport, policy=policy)
     _print_run(trajectory["instance_id"], transport, run)
+    if trace:
+        click.echo(f"Trace: {trace} (playwright show-trace {trace})")
+    if observations and policy.observed is not None:
+        with open(observations, "w") as fh:
+            json.dump(policy.observed, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+        click.echo(f"Observations: {observations} ({len(policy.observed['ui_steps'])} UI steps)")
     sys.exit(0 if run["passed"] else 1)
 
 

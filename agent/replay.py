@@ -124,29 +124,90 @@ def play_step(portal, step: dict) -> None:
     _settle(page)
 
 
-def replay_browser(trajectory: dict, portal) -> str:
-    """Play the recorded UI steps in order; return the recorded reply."""
-    for step in trajectory["ui_steps"]:
+def replay_browser(trajectory: dict, portal, before_step=None) -> str:
+    """Play the recorded UI steps in order; return the recorded reply. `before_step(portal, i,
+    step)` sees the page each step acts on."""
+    for i, step in enumerate(trajectory["ui_steps"]):
+        if before_step is not None:
+            before_step(portal, i, step)
         play_step(portal, step)
     return trajectory.get("reply", "")
 
 
+def gym_action(step: dict, bid: str | None = None) -> str | None:
+    """A recorded UI step in BrowserGym's action vocabulary, naming the element by its stable id
+    (the recorded one, else `bid`, the one the element carries now); None for a visit a click
+    caused (the click was the action) or an element without an id."""
+    kind, target = step["type"], step.get("target") or {}
+    if kind == "visit":
+        return None if step.get("cause") == "click" else f"goto({step['url']!r})"
+    if kind == "submit" and not target:
+        return "keyboard_press('Enter')"
+    bid = target.get("bid") or bid
+    if not bid:
+        return None
+    if kind == "fill":
+        return f"fill({bid!r}, {step.get('value', '')!r})"
+    if kind == "select":
+        return f"select_option({bid!r}, {step.get('value', '')!r})"
+    return f"click({bid!r})"  # click, submit, check
+
+
 class TrajectoryPolicy(Policy):
-    """Plays one recorded trajectory on either transport and answers with the recorded reply."""
+    """Plays one recorded trajectory on either transport and answers with the recorded reply.
+
+    In the browser, `trace` writes a Playwright trace (trace.zip) of the replay, and `observe`
+    keeps, for each UI step, the page it acts on (URL, accessibility tree with stable ids, a
+    screenshot if `screenshots`) and the step as a BrowserGym action, in `self.observed` (the
+    trajectory with `observation` and `action` on each UI step)."""
 
     name = "trajectory"
 
-    def __init__(self, trajectory: dict):
+    def __init__(self, trajectory: dict, trace: str | None = None, observe: bool = False,
+                 screenshots: bool = False):
         self.trajectory = recording.validate(trajectory)
+        self.trace, self.observe, self.screenshots = trace, observe, screenshots
+        self.observed: dict | None = None
 
     def run_tools(self, task, env) -> str:
         return replay_tools(self.trajectory, env)
 
     def run_browser(self, task, portal) -> str:
-        return replay_browser(self.trajectory, portal)
+        import copy
+
+        from .llm.observe import BrowserActions
+
+        context = portal.page.context
+        if self.trace:
+            context.tracing.start(title=f"replay of {self.trajectory['instance_id']}", screenshots=True,
+                                  snapshots=True)
+        observed = copy.deepcopy(self.trajectory) if self.observe else None
+        actions = BrowserActions(portal.page, portal.base_url) if self.observe else None
+
+        def before_step(portal, i, step):
+            seen = actions.observe(screenshot=self.screenshots)
+            entry = observed["ui_steps"][i]
+            entry["observation"] = {"url": seen["url"], "title": seen["title"], "axtree_txt": seen["axtree"]}
+            if self.screenshots:
+                entry["observation"]["screenshot_png"] = seen["screenshot"]  # base64 PNG
+            bid = None
+            if step["type"] != "visit" and step.get("target"):
+                try:  # the element the step acts on, as the replay will find it: its id now
+                    bid = locate(portal.page, step["target"]).get_attribute("data-bid")
+                except Exception:
+                    bid = None  # the step itself will say what is wrong
+            entry["action"] = gym_action(step, bid)
+
+        try:
+            return replay_browser(self.trajectory, portal, before_step if self.observe else None)
+        finally:
+            if self.trace:
+                context.tracing.stop(path=self.trace)
+            self.observed = observed
 
 
-def replay(trajectory: dict, transport: str, store=None, browser=None, server=None) -> dict:
+def replay(trajectory: dict, transport: str, store=None, browser=None, server=None,
+           policy: TrajectoryPolicy | None = None) -> dict:
     """Replay on a fresh episode and grade it; returns the runner's record of the run.
 
     Pass a running PortalServer and Chromium to reuse them (Playwright's sync API allows one
@@ -157,10 +218,10 @@ def replay(trajectory: dict, transport: str, store=None, browser=None, server=No
     from .runner import Harness
 
     task = get(trajectory["instance_id"])
-    policy = TrajectoryPolicy(trajectory)
+    policy = policy or TrajectoryPolicy(trajectory)
     if server is not None and transport == "browser":
         harness = Harness(transport, store or server.app.extensions["cfab_store"])
         harness.flask_app, harness.server = server.app, server
         return harness.run_one(task, policy, browser=browser)
-    with Harness(transport, store) as harness:
+    with Harness(transport, store, browser=browser if transport == "browser" else None) as harness:
         return harness.run_one(task, policy)

@@ -161,7 +161,13 @@ def task_page(instance_id):
 @launcher_bp.post("/tasks/<instance_id>/start")
 def start(instance_id):
     task = _task(instance_id)
-    recording.begin(_open_episode(list(task.apps)), task)
+    try:
+        annotator = recording.annotator_id(request.form.get("annotator", ""))
+    except recording.TrajectoryError as err:
+        abort(400, description=str(err))
+    recording.begin(_open_episode(list(task.apps)), task, annotator=annotator)
+    if annotator:
+        session["annotator"] = annotator  # offered again on the next task
     return redirect(_first_portal(task))
 
 

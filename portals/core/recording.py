@@ -29,10 +29,23 @@ class TrajectoryError(ValueError):
     """A file that is not a trajectory this code can replay."""
 
 
-def begin(episode, task) -> None:
+ANNOTATOR = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+
+
+def annotator_id(text) -> str | None:
+    """The annotator id a person gave (None for none); refuses anything but a short plain id."""
+    text = (text or "").strip() if isinstance(text, str) else text
+    if not text:
+        return None
+    if not isinstance(text, str) or not ANNOTATOR.fullmatch(text):
+        raise TrajectoryError("an annotator id is 1-64 letters, digits or . _ @ -")
+    return text
+
+
+def begin(episode, task, annotator: str | None = None) -> None:
     """Mark an episode as a person's attempt at a task; recording starts now."""
     episode.meta.update(task=task.instance_id, apps=list(task.apps), started=time.time(),
-                        ui_steps=[], finished=None)
+                        ui_steps=[], finished=None, annotator=annotator_id(annotator))
 
 
 def _text(value, limit: int = 300) -> str:
@@ -89,6 +102,7 @@ def build(episode, task, reply: str, result) -> dict:
     return {
         "format": FORMAT, "version": VERSION,
         "instance_id": task.instance_id, "family": task.family, "apps": list(task.apps),
+        "annotator": episode.meta.get("annotator"),
         "recorded_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "duration_s": round(time.time() - episode.meta.get("started", time.time()), 3),
         "calls": [dict(c) for c in episode.calls],
@@ -153,6 +167,13 @@ def validate(data) -> dict:
             raise TrajectoryError(f"malformed UI step {step!r}")
     if not isinstance(data.get("reply", ""), str):
         raise TrajectoryError("reply must be text")
+    if data.get("annotator") is not None:
+        annotator_id(data["annotator"])
+    for step in data["ui_steps"]:  # written by `cfab replay --observations`: optional
+        seen = step.get("observation")
+        if seen is not None and not (isinstance(seen, dict) and isinstance(seen.get("url"), str)
+                                     and isinstance(seen.get("axtree_txt"), str)):
+            raise TrajectoryError(f"malformed observation in UI step {step.get('type')!r}")
     return data
 
 
