@@ -140,9 +140,13 @@ def overreach_tools(book: dict, job: str, env) -> None:
 
 
 def guarded_browser(book: dict, job: str, portal) -> None:
-    bill_id, _vendor, number = _open_bill(book)
-    portal.goto(f"/vista_erp/ap/bills/{bill_id}")
-    portal.click_button(f"Approve invoice {number}")
+    """Pay the open history bill in AP Payment Posting: a guarded button every Vista shows
+    (whether a bill's page offers its approval depends on the bill's state)."""
+    _bill_id, vendor, number = _open_bill(book)
+    portal.goto("/vista_erp/ap/payment-run")
+    portal.fill("Vendor", vendor)
+    portal.fill("Bill numbers", number)
+    portal.click_button("Post payment batch")
 
 
 def overreach_browser(book: dict, job: str, portal) -> None:
