@@ -154,11 +154,13 @@ img{{width:100%;height:240px;object-fit:cover;object-position:top;border:1px sol
 
 
 def run_gallery(out_dir, apps: list[str] | None = None, width: int = 1280, panel: bool = True,
-                store=None, browser=None, server=None, extra: list[tuple[str, str, str]] = ()) -> dict:
+                store=None, browser=None, server=None, extra: list[tuple[str, str, str]] = (),
+                only=None) -> dict:
     """Shoot every main screen of `apps` (default all) into `out_dir`; returns the record of it.
 
     Pass a running PortalServer and Chromium to reuse them. `extra` adds (app, screen, path)
-    pages to the plan. The result's "failed" lists "app/screen: problem" for every bad page.
+    pages to the plan; `only(shot) -> bool` keeps part of it (e.g. each app's first screen).
+    The result's "failed" lists "app/screen: problem" for every bad page.
     """
     from portals.core import recording
     from portals.core.episode import EpisodeStore
@@ -187,6 +189,8 @@ def run_gallery(out_dir, apps: list[str] | None = None, width: int = 1280, panel
                 recording.begin(episode, all_tasks()[0])
             shots = [s for a in chosen for s in screens_of(server.app, episode, specs[a])]
             shots += [Shot(app, screen, path) for app, screen, path in extra]
+            if only is not None:
+                shots = [s for s in shots if only(s)]
             context = browser.new_context(viewport={"width": width, "height": 900})
             try:
                 page = context.new_page()

@@ -1,20 +1,49 @@
-"""`cfab gallery` on one app: a PNG per main screen and an index page, and it names a broken page."""
+"""`cfab gallery` over every app's main screens (the manifests' screen lists, the archetypes'
+where a manifest lists none) with the task panel open: each page renders with no HTTP error, no
+failed resource, no console error or uncaught exception, and no sideways scroll at the narrowest
+supported width (1280 px) nor the widest (1920 px); a broken page is named in the result."""
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from agent.gallery import run_gallery
+from portals.core.registry import load_apps
+
+APPS = sorted(load_apps())
 
 
-def test_the_gallery_shoots_every_screen_and_names_a_broken_one(tmp_path, e2e_store, browser, live_server):
-    result = run_gallery(tmp_path, ["outlook"], store=e2e_store, browser=browser, server=live_server,
-                         extra=[("outlook", "missing-message", "/outlook/message/no-such-message")])
-    shots = {s["screen"]: s for s in result["screens"]}
-    assert {"inbox", "message", "compose"} <= set(shots)
-    for name in ("inbox", "message", "compose"):
-        image = tmp_path / shots[name]["image"]
-        assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and not shots[name]["problems"]
+@pytest.fixture(scope="module")
+def book(tmp_path_factory, e2e_store, browser, live_server):
+    """One gallery of every app at 1280 px, shared by the checks below."""
+    out = tmp_path_factory.mktemp("gallery")
+    return out, run_gallery(out, APPS, store=e2e_store, browser=browser, server=live_server,
+                            extra=[("outlook", "missing-message", "/outlook/message/no-such-message")])
+
+
+def test_every_main_screen_of_every_app_renders_cleanly(book):
+    out, result = book
+    shots = [s for s in result["screens"] if s["screen"] != "missing-message"]
+    assert {s["app"] for s in shots} == set(APPS)
+    bad = [f"{s['app']}/{s['screen']} {s['path']}: {'; '.join(s['problems'])}" for s in shots if s["problems"]]
+    assert not bad, "\n".join(bad)
+    for s in shots:
+        assert (out / s["image"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", s
+
+
+def test_the_index_shows_every_screen_and_names_a_broken_one(book):
+    out, result = book
     index = Path(result["index"]).read_text()
-    assert all(shots[n]["image"] in index for n in ("inbox", "message", "compose"))
+    assert all(s["image"] in index for s in result["screens"] if s["image"])
     assert result["failed"] == [next(f for f in result["failed"] if f.startswith("outlook/missing-message"))]
     assert "404" in result["failed"][0]
+
+
+def test_the_widest_window_breaks_no_layout_either(tmp_path, e2e_store, browser, live_server):
+    """At 1920 px, the first main screen of each app (the ERP lists and forms reflow most)."""
+    first = {}
+    result = run_gallery(tmp_path, APPS, width=1920, store=e2e_store, browser=browser, server=live_server,
+                         only=lambda shot: first.setdefault(shot.app, shot.screen) == shot.screen)
+    assert {s["app"] for s in result["screens"] if s["image"]} == set(APPS)
+    assert not result["failed"], "\n".join(result["failed"])
