@@ -272,3 +272,31 @@ def test_outlook_keeps_the_search_when_a_message_is_opened_and_answered(client, 
     assert 'name="search" type="search" value="invoice"' in after
     assert after.split('id="message_list"')[1].count('<tr class=') == rows
     assert_product_words("outlook", answered)
+
+
+# -- a staged guarded action says what waits, in the product's words ------------------------------
+
+def _staged_presses(env):
+    """(app, url, form, words the banner names) for one accepted guarded press in each product."""
+    file = env.call("box.search", {"per_page": 1})["items"][0]
+    folder = next(i for i in env.call("box.folders.items.list", {"folder_id": 0, "per_page": 100})["items"]
+                  if i["type"] == "folder")
+    approved = env.call("procore.requisitions.list", {"status": "approved", "per_page": 1})["items"][0]
+    yield "box", f"/box/file/{file['id']}/share", {"access": "company"}, [file["name"], "company access"]
+    yield "box", f"/box/file/{file['id']}/sign", {"signer_email": "signer@example.com"}, [file["name"], "signer@example.com"]
+    yield "box", f"/box/folder/{folder['id']}/collaborate", {"email": "guest@example.com", "role": "viewer"}, ["guest@example.com"]
+    yield ("procore", f"/procore/projects/{approved['project_number']}/invoicing/{approved['requisition_id']}/pay", {},
+           [approved["invoice_number"]])
+    yield "vista_erp", f"/vista_erp/ap/bills/{_bill('open')}/post", {}, []
+
+
+def test_a_staged_guarded_press_says_what_waits_in_the_products_words(client, env, episode):
+    presses = list(_staged_presses(env))
+    for app, url, form, words in presses:
+        resp = post_form(client, url, form)
+        assert resp.status_code == 200 and b"Pending human approval" in resp.data, (url, resp.status_code)
+        assert_product_words(app, resp)
+        text = page_text(resp).text
+        assert all(w in text for w in words), (url, words)
+    assert len(episode.guard_log) == len(presses) and all(not g["executed"] for g in episode.guard_log)
+    assert episode.diff() == {}
