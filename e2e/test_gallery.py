@@ -1,25 +1,53 @@
 """`cfab gallery` over every app's main screens (the manifests' screen lists, the archetypes'
-where a manifest lists none) with the task panel open: each page renders with no HTTP error, no
+where a manifest lists none, and each ERP's first bill, vendor, job and commitment) with the
+task panel open: each page renders with no HTTP error, no
 failed resource, no console error or uncaught exception, and no sideways scroll at the narrowest
 supported width (1280 px) nor the widest (1920 px); a broken page is named in the result."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from agent.gallery import run_gallery
 from portals.core.registry import load_apps
+from portals.core.web import enter_url
 
-APPS = sorted(load_apps())
+SPECS = load_apps()
+APPS = sorted(SPECS)
+RECORD_LISTS = ("bills", "vendors", "projects", "commitments")  # an ERP's first record of each, shot too
+
+
+def first_records(server, store) -> list[tuple[str, str, str]]:
+    """(app, screen, path) of the first record each ERP's main lists link to."""
+    episode = store.create([a for a in APPS if SPECS[a].kind == "erp"])
+    client = server.app.test_client()
+    client.get(enter_url(server.app, episode.id, "/"))
+    out = []
+    try:
+        with server.app.test_request_context():
+            from flask import url_for
+            for app in (a for a in APPS if SPECS[a].kind == "erp"):
+                for screen in (s for s in RECORD_LISTS if s in SPECS[app].manifest["screens"]):
+                    page = client.get(url_for(f"{app}.{screen}")).get_data(as_text=True)
+                    rows = page.split("<tbody>", 1)[-1]
+                    found = re.search(r'<td><a href="([^"]+)"', rows)
+                    if found:
+                        out.append((app, f"{screen}-first-record", found.group(1).replace("&amp;", "&")))
+    finally:
+        store.drop(episode.id)
+    return out
 
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory, e2e_store, browser, live_server):
     """One gallery of every app at 1280 px, shared by the checks below."""
     out = tmp_path_factory.mktemp("gallery")
+    records = first_records(live_server, e2e_store)
+    assert {a for a, _s, _p in records} == {a for a in APPS if SPECS[a].kind == "erp"}
     return out, run_gallery(out, APPS, store=e2e_store, browser=browser, server=live_server,
-                            extra=[("outlook", "missing-message", "/outlook/message/no-such-message")])
+                            extra=[*records, ("outlook", "missing-message", "/outlook/message/no-such-message")])
 
 
 def test_every_main_screen_of_every_app_renders_cleanly(book):
