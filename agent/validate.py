@@ -48,6 +48,12 @@ def _run(harness, task, policy, browser=None):
     return outcome
 
 
+def _through_pages(outcome, made_calls: bool = True) -> bool:
+    """A browser attempt works the portals: every call it made came from a page (and a correct
+    one made some)."""
+    return (bool(outcome.calls) or not made_calls) and all(c.get("source") == "ui" for c in outcome.calls)
+
+
 def _first_line(outcome) -> str:
     lines = [line for line in outcome.grade.verdict if not line.startswith("OK:")]
     return (lines or outcome.grade.verdict or ["(no verdict)"])[0]
@@ -82,6 +88,8 @@ def check_attempts(report: TaskReport, harness, task, transport: str, browser=No
             problems.append(f"near-miss {attempt.name} crashed: {outcome.error}")
         elif outcome.grade.passed:
             problems.append(f"near-miss {attempt.name} passed ({attempt.note})")
+        elif transport == "browser" and not _through_pages(outcome, made_calls=False):
+            problems.append(f"near-miss {attempt.name} called a tool instead of using the pages")
         elif attempt.because and not any(re.search(attempt.because, line, re.I)
                                          for line in outcome.grade.verdict):
             problems.append(f"near-miss {attempt.name} failed for another reason than "
@@ -97,6 +105,8 @@ def check_attempts(report: TaskReport, harness, task, transport: str, browser=No
         if not (outcome.grade.passed and outcome.grade.score == 1.0):
             problems.append(f"variant {attempt.name} fails ({attempt.note}): "
                             f"{outcome.error or _first_line(outcome)}")
+        elif transport == "browser" and not _through_pages(outcome):
+            problems.append(f"variant {attempt.name} called a tool instead of using the pages")
     report.record("variants", problems, f"{len(variants)} pass" if not problems else "FAIL")
 
 
@@ -164,10 +174,18 @@ def table(reports: list[TaskReport]) -> str:
 
 
 def one_per_family(tasks) -> list:
-    """The first instance of each family: the representative the fast test run checks."""
-    seen, out = set(), []
+    """The representative of each family that the fast test run checks: the instance with the
+    most attempts a person can make in the browser, then the rarest defect variant of its
+    family (the twist the others lack), then the first by id."""
+    tasks = list(tasks)
+    families: dict[str, list] = {}
     for task in tasks:
-        if task.family not in seen:
-            seen.add(task.family)
-            out.append(task)
-    return out
+        families.setdefault(task.family, []).append(task)
+
+    def rank(task):
+        kin = families[task.family]
+        browser = sum(a.runs_on("browser") for a in (*task.near_misses, *task.variants))
+        return (-browser, sum(t.defect_variant == task.defect_variant for t in kin), task.instance_id)
+
+    chosen = {family: min(kin, key=rank) for family, kin in families.items()}
+    return [task for task in tasks if chosen[task.family] is task]
