@@ -2,14 +2,15 @@
 
 The security tests use it to visit every page a browser can reach (links and GET forms) and
 to find every POST form with its fields, for every app the registry knows: a new app is
-crawled without anyone listing its pages.
+crawled without anyone listing its pages. Pages are read with beautifulsoup4.
 """
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from urllib.parse import urlencode, urljoin, urlsplit
+
+from bs4 import BeautifulSoup
 
 
 @dataclass
@@ -22,51 +23,43 @@ class Form:
     selects: dict = field(default_factory=dict)  # name -> option values
 
 
-class _Parser(HTMLParser):
-    def __init__(self, page: str):
-        super().__init__(convert_charrefs=True)
-        self.page = page
-        self.links: list[str] = []
-        self.forms: list[Form] = []
-        self._select: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "a" and a.get("href"):
-            self.links.append(urljoin(self.page, a["href"]))
-        elif tag == "form":
-            self.forms.append(Form(self.page, urljoin(self.page, a.get("action") or self.page),
-                                   (a.get("method") or "get").lower()))
-        elif not self.forms or not a.get("name"):
-            return
-        elif tag == "input":
-            kind = (a.get("type") or "text").lower()
-            if kind in ("checkbox", "radio") and "checked" not in a:
-                return
-            self.forms[-1].fields[a["name"]] = a.get("value") or ("on" if kind == "checkbox" else "")
-            if kind in ("text", "search", "email", "number", "date", "tel", "url"):
-                self.forms[-1].text_fields.append(a["name"])
-        elif tag == "textarea":
-            self.forms[-1].fields[a["name"]] = ""
-            self.forms[-1].text_fields.append(a["name"])
-        elif tag == "select":
-            self._select = a["name"]
-            self.forms[-1].selects[a["name"]] = []
-            self.forms[-1].fields[a["name"]] = ""
-        elif tag == "option" and self._select:
-            self.forms[-1].selects[self._select].append(a.get("value", ""))
-            if "selected" in a:
-                self.forms[-1].fields[self._select] = a.get("value", "")
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = None
+@dataclass
+class Page:
+    links: list = field(default_factory=list)
+    forms: list = field(default_factory=list)
 
 
-def parse(page: str, html: str) -> _Parser:
-    parser = _Parser(page)
-    parser.feed(html)
-    return parser
+def parse(page: str, html: str) -> Page:
+    """The links (absolute) and forms of one HTML page; a form's fields are what the browser would
+    send by default (checked boxes, selected options, else a select's empty value)."""
+    soup = BeautifulSoup(html, "html.parser")
+    found = Page(links=[urljoin(page, a["href"]) for a in soup.find_all("a", href=True) if a["href"]])
+    for tag in soup.find_all("form"):
+        form = Form(page, urljoin(page, tag.get("action") or page), (tag.get("method") or "get").lower())
+        # a control belongs to the form it sits in, or to the one its form="id" names
+        inside = [c for c in tag.find_all(("input", "textarea", "select")) if c.get("form") in (None, tag.get("id"))]
+        named = soup.find_all(("input", "textarea", "select"), attrs={"form": tag.get("id")}) if tag.get("id") else []
+        for control in inside + [c for c in named if c not in inside]:
+            name = control.get("name")
+            if not name:
+                continue
+            if control.name == "input":
+                kind = (control.get("type") or "text").lower()
+                if kind in ("checkbox", "radio") and not control.has_attr("checked"):
+                    continue
+                form.fields[name] = control.get("value") or ("on" if kind == "checkbox" else "")
+                if kind in ("text", "search", "email", "number", "date", "tel", "url"):
+                    form.text_fields.append(name)
+            elif control.name == "textarea":
+                form.fields[name] = ""
+                form.text_fields.append(name)
+            else:
+                options = control.find_all("option")
+                form.selects[name] = [o.get("value", "") for o in options]
+                chosen = [o for o in options if o.has_attr("selected")]
+                form.fields[name] = chosen[-1].get("value", "") if chosen else ""
+        found.forms.append(form)
+    return found
 
 
 def local(url: str) -> str:

@@ -41,7 +41,7 @@ def render(spec: AppSpec, template: str, status: int = 200, **context):
     context.setdefault("errors", {})
     context.setdefault("form", {})
     return render_template(template, spec=spec, skin=spec.skin, word=spec.word,
-                           is_htmx=request.headers.get("HX-Request") == "true", **context), status
+                           is_htmx=bool(getattr(request, "htmx", False)), **context), status
 
 
 def form_error(err: ToolError) -> dict:
