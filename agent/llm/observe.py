@@ -80,6 +80,9 @@ BIDS_ON_PAGE = """() => {
   return Array.from(document.querySelectorAll('[data-bid]')).filter(shown)
     .map(el => [el.getAttribute('data-bid'), role(el), name(el)]);
 }"""
+# Which document this is, how many changes it has seen (the settle tracker's count) and its title.
+PAGE_STATE = """() => { const s = window.__cfabSettle;
+  return {doc: s ? s.doc : null, version: s ? s.version : null, title: document.title}; }"""
 SNAPSHOT_LINE = re.compile(r'^(\s*- (\')?)([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?\[ref=[a-z0-9]+\])')
 
 
@@ -130,6 +133,7 @@ class BrowserActions:
     def __init__(self, page, base_url: str):
         self.page = page
         self.base_url = base_url.rstrip("/")
+        self._last = None  # ((url, document, version), tree) of the last observation
         track_settling(page)
 
     def settle(self, timeout_ms: int = 5000) -> None:
@@ -137,17 +141,28 @@ class BrowserActions:
         settle_page(self.page, timeout_ms)
 
     def observe(self, screenshot: bool = False) -> dict:
-        tree = ""
+        """The page as the agent sees it. A page that has not changed since the last observation
+        (same document, no DOM change, input or focus since: the settle tracker counts them) is
+        not walked again: its tree, refs included, is still exact."""
+        tree, title = "", None
         for _ in range(3):  # a snapshot taken mid-navigation fails; the next one will not
             try:
+                state = self.page.evaluate(PAGE_STATE)
+                key = (self.page.url, state["doc"], state["version"])
+                title = state["title"]
+                if state["doc"] is not None and self._last is not None and self._last[0] == key:
+                    tree = self._last[1]
+                    break
                 tree = self.page.aria_snapshot(mode="ai")
                 tree = with_bids(tree, self.page.evaluate(BIDS_ON_PAGE))
+                self._last = (key, tree)  # the version read before the walk: never newer than it
                 break
             except Exception:
+                self._last = None
                 self.settle()
         if len(tree) > AXTREE_LIMIT:
             tree = tree[:AXTREE_LIMIT] + "\n… [page cut short; scroll or follow a link or filter]"
-        obs = {"url": self.page.url, "title": self._title(), "axtree": tree}
+        obs = {"url": self.page.url, "title": self._title() if title is None else title, "axtree": tree}
         if screenshot:
             obs["screenshot"] = base64.b64encode(self.page.screenshot(type="png")).decode()
         return obs
