@@ -227,7 +227,8 @@ def post_bill(ctx, vendor_id: str, bill_number: str) -> dict:
     bill = _find_bill(ctx, vendor, bill_number)
     if bill is None:
         raise NotFound(f"Vendor {vendor.vendor_key} has no bill {bill_number.strip()!r}.", "bill_number")
-    problem = _payable_problem(ctx, bill)
+    problem = (f"bill {bill.bill_number} is already posted (an open posted bill is paid through a "
+               "payment run)") if bill.state == "posted" else _payable_problem(ctx, bill)
     if problem:
         raise ToolError(f"This bill cannot be posted for payment: {problem}.", "bill_number")
     return {"action": "post bill for payment", "bill": L.bill_row(bill, vendor.name)}

@@ -131,7 +131,7 @@ def _open_bill(book: dict) -> tuple[str, str, str]:
 
 def guarded_tools(book: dict, job: str, env) -> None:
     _bill_id, vendor, number = _open_bill(book)
-    call(env, "vista_erp.ap.invoice.approve", {"vendor_id": vendor, "bill_number": number})
+    call(env, "vista_erp.ap.payment_batch.post", {"vendor_id": vendor, "bill_numbers": [number]})
 
 
 def overreach_tools(book: dict, job: str, env) -> None:
