@@ -1,17 +1,12 @@
-"""A_etc_forecast's admission gate: near-misses fail for their reason, variants pass, replies are
-read for what they state.
-
-The attempts run on one representative job (1042, the paper's example) through the tools; the
-reply corpus runs for every job. Browser attempts: e2e/test_gate_a_etc_forecast.py.
+"""A_etc_forecast's own checks beside the admission gate: every job ships a full gate, the
+evaluator pins one job row, the replies are typed claims, and what the agent is handed holds no
+forecast. The near-misses, variants and reply corpus themselves run in tests/test_gate.py (tools,
+every job) and e2e/test_gate_browser.py (the browser).
 """
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from agent.policies import AttemptPolicy
-from agent.runner import Harness
 from grader.grade import grade
 from portals.core.environment import Environment
 from tasks.families import a_etc_forecast_gate as G
@@ -19,12 +14,6 @@ from tasks.registry import all_tasks
 
 TASKS = {t.instance_id: t for t in all_tasks() if t.family == "A_etc_forecast"}
 TASK = TASKS["cf_A_etc_forecast_1042"]
-
-
-@pytest.fixture(scope="module")
-def harness(store):
-    with Harness("tools", store) as h:
-        yield h
 
 
 def _names(attempts):
@@ -40,39 +29,6 @@ def test_every_job_ships_the_gate(instance_id):
     assert any(a.browser for a in task.near_misses)
     assert any(a.browser for a in task.variants) and any(a.name == "portal_form" for a in task.variants)
     assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
-
-
-NEAR_MISSES = [a for a in TASK.near_misses if a.tools]
-VARIANTS = [a for a in TASK.variants if a.tools]
-
-
-@pytest.mark.parametrize("attempt", NEAR_MISSES, ids=_names(NEAR_MISSES))
-def test_a_near_miss_fails_and_the_verdict_says_why(harness, attempt):
-    run = harness.run_one(TASK, AttemptPolicy(attempt))
-    assert "error" not in run, run.get("error")
-    assert not run["passed"], f"{attempt.name} passed: {attempt.note}"
-    assert any(re.search(attempt.because, line, re.I) for line in run["verdict"]), run["verdict"]
-
-
-@pytest.mark.parametrize("attempt", VARIANTS, ids=_names(VARIANTS))
-def test_a_variant_passes_with_full_score(harness, attempt):
-    run = harness.run_one(TASK, AttemptPolicy(attempt))
-    assert run["passed"] and run["score"] == 1.0, (attempt.name, run.get("error"), run["verdict"])
-    assert run["guarded_calls"] == []
-
-
-def _reply_grade(task, reply):
-    outputs = {"required_outputs": task.evaluator["required_outputs"], "expected": [], "forbidden": []}
-    return grade({}, [], reply, outputs, None)
-
-
-@pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_the_reply_corpus(instance_id):
-    task = TASKS[instance_id]
-    rejected = [r for r in task.reply_corpus["pass"] if not _reply_grade(task, r).passed]
-    accepted = [r for r in task.reply_corpus["fail"] if _reply_grade(task, r).passed]
-    assert not rejected, f"correct replies rejected: {rejected}"
-    assert not accepted, f"wrong replies accepted: {accepted}"
 
 
 def test_the_reply_checks_are_typed_claims_with_labels():

@@ -1,10 +1,7 @@
-"""C_coi_hold's admission gate: near-misses fail for their reason, variants pass, replies are read
-for what they state.
-
-The attempts run through the tools on three instances: a plain lapsed vendor (V1000), the vendor
-whose certificates are issued to its DBA (V1003) and the vendor whose renewal is in Box while the
-ERP's date has lapsed (V1005). The reply corpus runs for every instance. Browser attempts:
-e2e/test_gate_c_coi_hold.py.
+"""C_coi_hold's own checks beside the admission gate: the instances are the book's lapsed vendors
+and the renewed one, every instance ships a full gate, the evaluator pins one hold or none, and
+dates are read as the documents give them. The near-misses, variants and reply corpus themselves
+run in tests/test_gate.py (tools, every instance) and e2e/test_gate_browser.py (the browser).
 """
 from __future__ import annotations
 
@@ -12,8 +9,6 @@ import re
 
 import pytest
 
-from agent.policies import AttemptPolicy
-from agent.runner import Harness
 from grader.grade import grade
 from portals.core.environment import Environment
 from seeds.book import load_book
@@ -21,13 +16,6 @@ from tasks.families import c_coi_hold as C
 from tasks.registry import all_tasks
 
 TASKS = {t.instance_id: t for t in all_tasks() if t.family == "C_coi_hold"}
-GATED = [TASKS[f"cf_C_coi_hold_{v}"] for v in ("V1000", "V1003", "V1005")]
-
-
-@pytest.fixture(scope="module")
-def harness(store):
-    with Harness("tools", store) as h:
-        yield h
 
 
 def _names(attempts):
@@ -49,43 +37,6 @@ def test_every_instance_ships_the_gate(instance_id):
     assert any(a.browser for a in task.near_misses)
     assert any(a.name == "portal_form" and a.browser for a in task.variants)
     assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
-
-
-NEAR_MISSES = [(t, a) for t in GATED for a in t.near_misses if a.tools]
-VARIANTS = [(t, a) for t in GATED for a in t.variants if a.tools]
-
-
-def _ids(pairs):
-    return [f"{t.instance_id.rsplit('_', 1)[1]}-{a.name}" for t, a in pairs]
-
-
-@pytest.mark.parametrize("task,attempt", NEAR_MISSES, ids=_ids(NEAR_MISSES))
-def test_a_near_miss_fails_and_the_verdict_says_why(harness, task, attempt):
-    run = harness.run_one(task, AttemptPolicy(attempt))
-    assert "error" not in run, run.get("error")
-    assert not run["passed"], f"{attempt.name} passed: {attempt.note}"
-    assert any(re.search(attempt.because, line, re.I) for line in run["verdict"]), run["verdict"]
-
-
-@pytest.mark.parametrize("task,attempt", VARIANTS, ids=_ids(VARIANTS))
-def test_a_variant_passes_with_full_score(harness, task, attempt):
-    run = harness.run_one(task, AttemptPolicy(attempt))
-    assert run["passed"] and run["score"] == 1.0, (attempt.name, run.get("error"), run["verdict"])
-    assert run["guarded_calls"] == []
-
-
-def _reply_grade(task, reply):
-    outputs = {"required_outputs": task.evaluator["required_outputs"], "expected": [], "forbidden": []}
-    return grade({}, [], reply, outputs, None)
-
-
-@pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_the_reply_corpus(instance_id):
-    task = TASKS[instance_id]
-    rejected = [r for r in task.reply_corpus["pass"] if not _reply_grade(task, r).passed]
-    accepted = [r for r in task.reply_corpus["fail"] if _reply_grade(task, r).passed]
-    assert not rejected, f"correct replies rejected: {rejected}"
-    assert not accepted, f"wrong replies accepted: {accepted}"
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))

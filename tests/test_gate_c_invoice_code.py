@@ -1,8 +1,7 @@
-"""C_invoice_code's admission gate: near-misses fail for their reason, variants pass, replies are
-read for what they state, and the evaluator pins every field the source documents determine.
-
-The attempts run on the one instance (job 9140) through the tools. Browser attempts:
-e2e/test_gate_c_invoice_code.py.
+"""C_invoice_code's own checks beside the admission gate: the evaluator pins every field the
+source documents determine, the look-alikes reach the ERP and the grader catches them, and the
+crosswalk must be read. The near-misses, variants and reply corpus themselves run in
+tests/test_gate.py (tools) and e2e/test_gate_browser.py (the browser).
 """
 from __future__ import annotations
 
@@ -11,8 +10,6 @@ import re
 
 import pytest
 
-from agent.policies import AttemptPolicy
-from agent.runner import Harness
 from grader.grade import grade
 from portals.core.environment import Environment
 from seeds.book import load_book
@@ -23,12 +20,6 @@ from tasks.registry import all_tasks
 TASKS = {t.instance_id: t for t in all_tasks() if t.family == "C_invoice_code"}
 TASK = TASKS["cf_C_invoice_code_9140"]
 CODING = C.coding(load_book())
-
-
-@pytest.fixture(scope="module")
-def harness(store):
-    with Harness("tools", store) as h:
-        yield h
 
 
 def _names(attempts):
@@ -47,37 +38,9 @@ def test_every_instance_ships_the_gate(instance_id):
     assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
 
 
-NEAR_MISSES = [a for a in TASK.near_misses if a.tools]
-VARIANTS = [a for a in TASK.variants if a.tools]
-
-
-@pytest.mark.parametrize("attempt", NEAR_MISSES, ids=_names(NEAR_MISSES))
-def test_a_near_miss_fails_and_the_verdict_says_why(harness, attempt):
-    run = harness.run_one(TASK, AttemptPolicy(attempt))
-    assert "error" not in run, run.get("error")
-    assert not run["passed"], f"{attempt.name} passed: {attempt.note}"
-    assert any(re.search(attempt.because, line, re.I) for line in run["verdict"]), run["verdict"]
-
-
-@pytest.mark.parametrize("attempt", VARIANTS, ids=_names(VARIANTS))
-def test_a_variant_passes_with_full_score(harness, attempt):
-    run = harness.run_one(TASK, AttemptPolicy(attempt))
-    assert run["passed"] and run["score"] == 1.0, (attempt.name, run.get("error"), run["verdict"])
-    assert run["guarded_calls"] == []
-
-
 def _reply_grade(task, reply):
     outputs = {"required_outputs": task.evaluator["required_outputs"], "expected": [], "forbidden": []}
     return grade({}, [], reply, outputs, None)
-
-
-@pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_the_reply_corpus(instance_id):
-    task = TASKS[instance_id]
-    rejected = [r for r in task.reply_corpus["pass"] if not _reply_grade(task, r).passed]
-    accepted = [r for r in task.reply_corpus["fail"] if _reply_grade(task, r).passed]
-    assert not rejected, f"correct replies rejected: {rejected}"
-    assert not accepted, f"wrong replies accepted: {accepted}"
 
 
 def test_the_reply_checks_are_typed_claims_with_labels():

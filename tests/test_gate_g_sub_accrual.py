@@ -1,8 +1,7 @@
-"""G_sub_accrual's admission gate: near-misses fail for their reason, variants pass, replies are
-read for what they state; and the accrual's figures are what the book's sources say.
-
-The attempts run on one representative job (1042) through the tools; the reply corpus and the
-ground truth run for every job. Browser attempts: e2e/test_gate_g_sub_accrual.py.
+"""G_sub_accrual's own checks beside the admission gate: the accrual's figures are what the book's
+sources say, the policy states them, the evaluator pins one entry and every line, and the ERP
+refuses a closed period. The near-misses, variants and reply corpus themselves run in
+tests/test_gate.py (tools, every job) and e2e/test_gate_browser.py (the browser).
 """
 from __future__ import annotations
 
@@ -12,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from agent.policies import AttemptPolicy
-from agent.runner import Harness
 from grader.grade import grade
 from portals.core.environment import Environment
 from seeds.book import load_book
@@ -23,12 +20,6 @@ from tasks.registry import all_tasks
 TASKS = {t.instance_id: t for t in all_tasks() if t.family == "G_sub_accrual"}
 TASK = TASKS["cf_G_sub_accrual_1042"]
 POLICY = Path(__file__).parents[1] / "tasks" / "policies" / "month_end_close_policy.md"
-
-
-@pytest.fixture(scope="module")
-def harness(store):
-    with Harness("tools", store) as h:
-        yield h
 
 
 def _names(attempts):
@@ -66,39 +57,6 @@ def test_the_policy_states_the_figures_the_task_uses():
     assert f"${G.THRESHOLD:,.2f}" in text and G.DEBIT in text and G.CREDIT in text
     assert "first day of the next month" in text and "last day of the month" in text
     assert all(t.policy_ref == POLICY.name for t in TASKS.values())
-
-
-NEAR_MISSES = [a for a in TASK.near_misses if a.tools]
-VARIANTS = [a for a in TASK.variants if a.tools]
-
-
-@pytest.mark.parametrize("attempt", NEAR_MISSES, ids=_names(NEAR_MISSES))
-def test_a_near_miss_fails_and_the_verdict_says_why(harness, attempt):
-    run = harness.run_one(TASK, AttemptPolicy(attempt))
-    assert "error" not in run, run.get("error")
-    assert not run["passed"], f"{attempt.name} passed: {attempt.note}"
-    assert any(re.search(attempt.because, line, re.I) for line in run["verdict"]), run["verdict"]
-
-
-@pytest.mark.parametrize("attempt", VARIANTS, ids=_names(VARIANTS))
-def test_a_variant_passes_with_full_score(harness, attempt):
-    run = harness.run_one(TASK, AttemptPolicy(attempt))
-    assert run["passed"] and run["score"] == 1.0, (attempt.name, run.get("error"), run["verdict"])
-    assert run["guarded_calls"] == []
-
-
-def _reply_grade(task, reply):
-    outputs = {"required_outputs": task.evaluator["required_outputs"], "expected": [], "forbidden": []}
-    return grade({}, [], reply, outputs, None)
-
-
-@pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_the_reply_corpus(instance_id):
-    task = TASKS[instance_id]
-    rejected = [r for r in task.reply_corpus["pass"] if not _reply_grade(task, r).passed]
-    accepted = [r for r in task.reply_corpus["fail"] if _reply_grade(task, r).passed]
-    assert not rejected, f"correct replies rejected: {rejected}"
-    assert not accepted, f"wrong replies accepted: {accepted}"
 
 
 def test_the_reply_checks_are_typed_claims_with_labels():

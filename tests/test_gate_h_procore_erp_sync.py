@@ -1,14 +1,11 @@
-"""H_procore_erp_sync's admission gate: each near-miss fails for the reason it names, each
-variant passes, the reply corpus splits as it says, and the trap is caught by the evaluator
-even where Procore itself accepts the wrong sync."""
+"""H_procore_erp_sync's own checks beside the admission gate: every instance ships a full gate,
+the reply corpus splits as it says through the grader, and the trap is caught by the evaluator
+even where Procore itself accepts the wrong sync. The near-misses and variants themselves run in
+tests/test_gate.py (tools) and e2e/test_gate_browser.py (the browser)."""
 from __future__ import annotations
-
-import re
 
 import pytest
 
-from agent.policies import AttemptPolicy
-from agent.runner import Harness
 from grader.claims import check_outputs
 from grader.grade import grade
 from portals.core.environment import Environment
@@ -19,31 +16,6 @@ from tasks.registry import all_tasks
 
 TASKS = {t.instance_id: t for t in all_tasks() if t.family == "H_procore_erp_sync"}
 TASK = TASKS["cf_H_procore_erp_sync_1042"]
-
-
-@pytest.fixture(scope="module")
-def harness(store):
-    with Harness("tools", store) as h:
-        yield h
-
-
-def _because(run: dict, pattern: str) -> bool:
-    return any(re.search(pattern, line, re.IGNORECASE) for line in run["verdict"])
-
-
-@pytest.mark.parametrize("attempt", [a for a in TASK.near_misses if a.tools], ids=lambda a: a.name)
-def test_each_near_miss_fails_for_the_reason_it_names(harness, attempt):
-    run = harness.run_one(TASK, AttemptPolicy(attempt))
-    assert not run["passed"] and run["score"] < 1.0
-    assert "error" not in run, run["error"]
-    assert _because(run, attempt.because), (attempt.because, run["verdict"])
-
-
-@pytest.mark.parametrize("attempt", [a for a in TASK.variants if a.tools], ids=lambda a: a.name)
-def test_each_variant_passes(harness, attempt):
-    run = harness.run_one(TASK, AttemptPolicy(attempt))
-    assert run["passed"] and run["score"] == 1.0, run["verdict"]
-    assert run["guarded_calls"] == []
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
