@@ -1,9 +1,8 @@
 #!/bin/sh
 # The image's entry point. APP unset or "all": serve the whole stack (every portal, the task
-# launcher, the admin and tool APIs). APP=<name>: the same server, introduced as that app's
-# (an episode spans the apps its task uses and lives in one server's memory, so a server always
-# serves every app; APP checks the name and says where that app's portal is). Any arguments are
-# passed on to `cfab serve`.
+# launcher, the admin and tool APIs). APP=<name>: host that app alone (`cfab serve --app`, as
+# the paper's per-app shim does); a remote client joins such servers into one registry
+# (`cfab run --transport http --server URL ...`). Any arguments are passed on to `cfab serve`.
 set -eu
 app="${APP:-all}"
 port="${PORT:-8300}"
@@ -20,5 +19,6 @@ if [ "$app" != all ]; then
   fi
   base=$(sed -n "s#^base_path *= *\"\(.*\)\"#\1#p" "$manifest")
   echo "APP=$app: its portal is at http://localhost:${port}${base}/ (open an episode from the launcher at /)"
+  exec cfab serve --host 0.0.0.0 --port "$port" --recordings "${CFAB_RECORDINGS:-/data/recordings}" --app "$app" "$@"
 fi
 exec cfab serve --host 0.0.0.0 --port "$port" --recordings "${CFAB_RECORDINGS:-/data/recordings}" "$@"

@@ -117,7 +117,8 @@ def test_the_entry_point_serves_the_stack_or_introduces_one_app(entry):
     one = entry("vista_erp")
     assert one.returncode == 0, one.stderr
     assert f"http://localhost:8300{load_apps()['vista_erp'].base_path}/" in one.stdout
-    assert one.stdout.strip().endswith("cfab serve --host 0.0.0.0 --port 8300 --recordings /data/recordings --idle-hours 2")
+    assert one.stdout.strip().endswith(
+        "cfab serve --host 0.0.0.0 --port 8300 --recordings /data/recordings --app vista_erp --idle-hours 2")
     for bad in ("vista", "../agent/x", "Procore", "procore; ls"):
         refused = entry(bad)
         assert refused.returncode == 2 and "cfab serve" not in refused.stdout, bad
