@@ -3,8 +3,10 @@
 On every app's portal it clicks links and buttons, types into fields and picks options at
 random for a fixed number of steps (seeded, so a failure replays). It must see no 5xx, no
 uncaught page error and no dialog; every guarded action it hits lands in the guard log and
-changes nothing; no money-moving row appears; and grading its episode against every task,
-with that task's own correct reply (the oracle's), never passes: only its state can fail it.
+changes nothing; no money-moving row appears; and grading its episode against every task that
+asks for a change, with that task's own correct reply (the oracle's), never passes: only its
+state can fail it. (A task whose answer is that no change is due is graded only where the walk
+changed one of its apps: over untouched apps, that answer is right.)
 """
 from __future__ import annotations
 
@@ -152,6 +154,8 @@ def test_a_random_agent_cannot_break_or_win(live_server, e2e_store, oracle_repli
         assert all(c["source"] == "ui" for c in episode.calls)
         assert not money_moved(spec, diff)
         for task in all_tasks():
+            if not task.evaluator["expected"] and not any(diff.get(a) for a in task.apps):
+                continue  # "no change is due", said over untouched apps, is the right answer
             result = grade_episode(episode, task, oracle_replies[task.instance_id]).grade
             assert not result.passed, f"a random agent with the right reply passed {task.instance_id}"
         assert sum(1 for line in log if line.startswith(("click", "fill", "select"))) > STEPS // 3, "\n".join(log)
