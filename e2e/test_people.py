@@ -14,11 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from agent.browser import Portal
 from agent.gold import GOLD_DIR, promote
 from agent.replay import replay
 from portals.core import recording
+from seeds.book import load_book
 from tasks.families import a_etc_forecast as A
+from tasks.families import c_coi_hold as COI
 from tasks.families import c_invoice_code as C
+from tasks.families import g_sub_accrual as G
 from tasks.families.c_invoice_code import _read_invoice
 from tasks.registry import get
 
@@ -177,6 +181,23 @@ def work_etc_forecast(page, job: str) -> str:
     return A._reply(job, amount)
 
 
+def _portal(page) -> Portal:
+    return Portal(page, "/".join(page.url.split("/", 3)[:3]))  # this page's site
+
+
+def work_coi_hold(page, vendor: str) -> str:
+    """The family's browser steps, as a person takes them from the page the task panel opened:
+    Box's search and previews (the W-9, the certificates under the legal name or the DBA),
+    Vista's vendor master, then its AP Payment Holds form."""
+    return COI.oracle_browser(COI.case(load_book(), vendor).name, _portal(page))
+
+
+def work_sub_accrual(page, job: str) -> str:
+    """Procore's commitments (work in place) and invoicing (approved pay apps not yet in the ERP),
+    Intacct's bills of each sub, then Intacct's journal entry form."""
+    return G.oracle_browser(job, _portal(page))
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -185,10 +206,14 @@ def newest_recording(folder: Path, instance_id: str) -> Path:
 
 CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in H_JOBS] + \
         [("cf_C_invoice_code_9140", "C_invoice_code", None)] + \
-        [(f"cf_A_etc_forecast_{job}", "A_etc_forecast", job) for job in A.JOBS]
+        [(f"cf_A_etc_forecast_{job}", "A_etc_forecast", job) for job in A.JOBS] + \
+        [("cf_C_coi_hold_V1003", "C_coi_hold", "V1003"),  # the vendor whose certificates name its DBA
+         ("cf_G_sub_accrual_3412", "G_sub_accrual", "3412")]
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
-        "A_etc_forecast": lambda page, job: work_etc_forecast(page, job)}
+        "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
+        "C_coi_hold": work_coi_hold,
+        "G_sub_accrual": work_sub_accrual}
 
 
 @pytest.mark.parametrize("instance_id,family,job", CASES, ids=[c[0] for c in CASES])
