@@ -1,4 +1,4 @@
-"""A_etc_forecast's own checks beside the admission gate: every job ships a full gate, the
+"""A_etc_forecast's own checks beside the admission gate: the portal form is a variant, the
 evaluator pins one job row, the replies are typed claims, and what the agent is handed holds no
 forecast. The near-misses, variants and reply corpus themselves run in tests/test_gate.py (tools,
 every job) and e2e/test_gate_browser.py (the browser).
@@ -16,19 +16,10 @@ TASKS = {t.instance_id: t for t in all_tasks() if t.family == "A_etc_forecast"}
 TASK = TASKS["cf_A_etc_forecast_1042"]
 
 
-def _names(attempts):
-    return [a.name for a in attempts]
-
-
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_every_job_ships_the_gate(instance_id):
-    task = TASKS[instance_id]
-    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
-    assert len(set(_names(task.near_misses))) == len(task.near_misses)
-    assert all(a.because and a.tools for a in task.near_misses)
-    assert any(a.browser for a in task.near_misses)
-    assert any(a.browser for a in task.variants) and any(a.name == "portal_form" for a in task.variants)
-    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
+def test_the_portal_form_is_one_of_its_variants(instance_id):
+    """Beside the gate every task ships (tests/test_gate.py): the portal's own form passes."""
+    assert any(a.name == "portal_form" for a in TASKS[instance_id].variants)
 
 
 def test_the_reply_checks_are_typed_claims_with_labels():

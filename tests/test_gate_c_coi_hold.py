@@ -18,10 +18,6 @@ from tasks.registry import all_tasks
 TASKS = {t.instance_id: t for t in all_tasks() if t.family == "C_coi_hold"}
 
 
-def _names(attempts):
-    return [a.name for a in attempts]
-
-
 def test_the_instances_are_the_books_lapsed_vendors_and_the_renewed_one():
     assert sorted(TASKS) == [f"cf_C_coi_hold_{v}" for v in ("V1000", "V1002", "V1003", "V1005", "V1006", "V1007")]
     defects = {t.instance_id.rsplit("_", 1)[1]: t.defect_variant for t in TASKS.values()}
@@ -29,14 +25,9 @@ def test_the_instances_are_the_books_lapsed_vendors_and_the_renewed_one():
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_every_instance_ships_the_gate(instance_id):
-    task = TASKS[instance_id]
-    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
-    assert len(set(_names(task.near_misses))) == len(task.near_misses)
-    assert all(a.because and a.tools for a in task.near_misses)
-    assert any(a.browser for a in task.near_misses)
-    assert any(a.name == "portal_form" and a.browser for a in task.variants)
-    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
+def test_the_portal_form_is_one_of_its_variants(instance_id):
+    """Beside the gate every task ships (tests/test_gate.py): the portal's own form passes."""
+    assert any(a.name == "portal_form" and a.browser for a in TASKS[instance_id].variants)
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))

@@ -22,20 +22,10 @@ TASK = TASKS["cf_C_invoice_code_9140"]
 CODING = C.coding(load_book())
 
 
-def _names(attempts):
-    return [a.name for a in attempts]
-
-
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_every_instance_ships_the_gate(instance_id):
-    task = TASKS[instance_id]
-    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
-    assert len(set(_names(task.near_misses))) == len(task.near_misses)
-    assert len(set(_names(task.variants))) == len(task.variants)
-    assert all(a.because and a.tools for a in task.near_misses)
-    assert any(a.browser for a in task.near_misses)
-    assert any(a.name == "portal_form" and a.browser for a in task.variants)
-    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
+def test_the_portal_form_is_one_of_its_variants(instance_id):
+    """Beside the gate every task ships (tests/test_gate.py): the portal's own form passes."""
+    assert any(a.name == "portal_form" and a.browser for a in TASKS[instance_id].variants)
 
 
 def _reply_grade(task, reply):

@@ -22,24 +22,15 @@ TASK = TASKS["cf_G_sub_accrual_1042"]
 POLICY = Path(__file__).parents[1] / "tasks" / "policies" / "month_end_close_policy.md"
 
 
-def _names(attempts):
-    return [a.name for a in attempts]
-
-
 def test_six_jobs_with_two_kinds_of_defect():
     assert sorted(TASKS) == [f"cf_G_sub_accrual_{j}" for j in G.JOBS] and len(TASKS) == 6
     assert {t.defect_variant for t in TASKS.values()} == {"pending_pay_app_covers_work", "below_threshold_accrual"}
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_every_job_ships_the_gate(instance_id):
-    task = TASKS[instance_id]
-    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
-    assert len(set(_names(task.near_misses))) == len(task.near_misses)
-    assert all(a.because and a.tools for a in task.near_misses)
-    assert any(a.browser for a in task.near_misses)
-    assert any(a.name == "portal_form" and a.browser for a in task.variants)
-    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
+def test_the_portal_form_is_one_of_its_variants(instance_id):
+    """Beside the gate every task ships (tests/test_gate.py): the portal's own form passes."""
+    assert any(a.name == "portal_form" and a.browser for a in TASKS[instance_id].variants)
 
 
 @pytest.mark.parametrize("job", G.JOBS)

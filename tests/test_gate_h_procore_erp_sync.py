@@ -1,4 +1,4 @@
-"""H_procore_erp_sync's own checks beside the admission gate: every instance ships a full gate,
+"""H_procore_erp_sync's own checks beside the admission gate (which tests/test_gate.py holds),
 the reply corpus splits as it says through the grader, and the trap is caught by the evaluator
 even where Procore itself accepts the wrong sync. The near-misses and variants themselves run in
 tests/test_gate.py (tools) and e2e/test_gate_browser.py (the browser)."""
@@ -16,17 +16,6 @@ from tasks.registry import all_tasks
 
 TASKS = {t.instance_id: t for t in all_tasks() if t.family == "H_procore_erp_sync"}
 TASK = TASKS["cf_H_procore_erp_sync_1042"]
-
-
-@pytest.mark.parametrize("instance_id", sorted(TASKS))
-def test_every_instance_ships_a_full_gate(instance_id):
-    task = TASKS[instance_id]
-    assert len(task.near_misses) >= 8 and len(task.variants) >= 5
-    assert all(a.because for a in task.near_misses)
-    assert any(a.browser for a in task.near_misses) and any(a.browser for a in task.variants)
-    assert len(task.reply_corpus["pass"]) >= 10 and len(task.reply_corpus["fail"]) >= 10
-    names = [a.name for a in (*task.near_misses, *task.variants)]
-    assert len(names) == len(set(names))
 
 
 CORPUS = [(i, kind, reply) for i, t in sorted(TASKS.items())
