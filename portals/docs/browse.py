@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import base64
-import io
 
-from pypdf import PdfReader
 from sqlalchemy import or_, select
 
 from portals.core.dispatch import ServiceContext
@@ -12,7 +10,7 @@ from portals.core.errors import ToolError
 from portals.core.tools import READ, service
 
 from .files import (breadcrumbs, check_paging, file_summary, folder_by_path, folder_summary,
-                    get_file, get_folder, metadata_of, pdf_of)
+                    get_file, get_folder, metadata_of, pdf_of, pdf_text_pages)
 from .models import File, Folder
 
 KINDS = ("invoice", "subcontract", "coi", "lien_waiver", "w9", "change_order", "upload")
@@ -113,6 +111,5 @@ def ocr_pdf(ctx: ServiceContext, file_id: int) -> dict:
         file_id: The file's id.
     """
     row = get_file(ctx.session, file_id)
-    reader = PdfReader(io.BytesIO(pdf_of(row)))
-    pages = [page.extract_text() or "" for page in reader.pages]
+    pages = pdf_text_pages(row)
     return {"id": row.doc_id, "name": row.name, "pages": len(pages), "text": "\n\n".join(pages)}

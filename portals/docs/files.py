@@ -1,7 +1,11 @@
 """Lookups and row shapes shared by Box's services (not tools themselves)."""
 from __future__ import annotations
 
+import io
 import json
+from functools import lru_cache
+
+from pypdf import PdfReader
 
 from sqlalchemy import select
 
@@ -75,4 +79,23 @@ def metadata_of(session, file_id: int) -> dict:
 
 
 def pdf_of(row: File) -> bytes:
-    return render_pdf(row.name, row.kind, row.created_at, json.loads(row.fields_json or "{}"), row.content)
+    return _rendered(row.name, row.kind, row.created_at, row.fields_json or "{}", row.content)
+
+
+def pdf_text_pages(row: File) -> tuple[str, ...]:
+    """The text a reader extracts from each page of the file's PDF."""
+    return _extracted(pdf_of(row))
+
+
+# A file's PDF is a pure function of its stored fields, and its text a pure function of the PDF:
+# both are kept for the process, so an agent reading one certificate twenty times, or a sweep
+# reading it in every episode, renders and extracts it once. Keyed by value, never by row id,
+# so an edited file is a new key.
+@lru_cache(maxsize=2048)
+def _rendered(name: str, kind: str, created_at: str, fields_json: str, content: str | None) -> bytes:
+    return render_pdf(name, kind, created_at, json.loads(fields_json), content)
+
+
+@lru_cache(maxsize=2048)
+def _extracted(data: bytes) -> tuple[str, ...]:
+    return tuple(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)

@@ -23,7 +23,7 @@ NET_DAYS = 30  # company terms: a bill without a due date is due 30 days after i
 
 def _bills(ctx, query, page, per_page):
     shape = lambda b: {**L.bill_row(b, ctx.session.get(Vendor, b.vendor_key).name), **B.bill_batch(ctx, b)}  # noqa: E731
-    return L.page_of(ctx, query, page, per_page, shape)
+    return L.page_of(ctx, query, page, per_page, shape, links={Vendor: "vendor_key"})
 
 
 def _filtered(ctx, vendor_id, bill_number, project_id, status, search):

@@ -59,9 +59,9 @@ def get_project(ctx, project_id: str) -> dict:
     out["budget"] = [{"task_id": b.cost_code, "cost_type_id": b.cost_type, "original_budget": b.original_budget,
                       "approved_changes": b.approved_changes,
                       "actual_cost": costs.get((b.cost_code, b.cost_type), "0.00")} for b in lines]
-    out["commitments"] = [L.commitment_row(c, ctx.session.get(Vendor, c.vendor_key).name) for c in
-                          ctx.session.scalars(select(Commitment).where(Commitment.job == job.job)
-                                              .order_by(Commitment.number))]
+    out["commitments"] = [L.commitment_row(c, name) for c, name in ctx.session.execute(
+        select(Commitment, Vendor.name).join(Vendor, Vendor.vendor_key == Commitment.vendor_key)
+        .where(Commitment.job == job.job).order_by(Commitment.number))]
     return out
 
 

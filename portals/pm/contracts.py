@@ -83,8 +83,10 @@ def get_commitment(ctx: ServiceContext, number: str) -> dict:
         number: The commitment number, e.g. "9999-01" or "SC-9999-01".
     """
     c = commitment_by_number(ctx.session, number)
-    project = ctx.session.get(Project, c.project_id)
-    vendor = ctx.session.get(Vendor, c.vendor_id) if c.vendor_id is not None else None
+    # the header's project and vendor in one query with the commitment's own look-up already done
+    project, vendor = ctx.session.execute(
+        select(Project, Vendor).join(Vendor, Vendor.vendor_id == c.vendor_id, isouter=True)
+        .where(Project.project_id == c.project_id)).one()
     erp = connected_erp(ctx.session)
     lines = ctx.session.execute(
         select(CommitmentLine, CostCode.description, ErpCostCodeMap)
