@@ -134,3 +134,31 @@ def _gym_env_dicts(store):
     assert truncated and obs["chat_messages"][-1] == {"role": "assistant", "message": "nothing synced"}
     assert reward < 1.0 and not info["passed"] and info["reply"] == "nothing synced"
     env.close()
+
+
+def test_a_click_a_pointer_could_not_make_is_refused_at_once_with_the_reason(portal):
+    """A disabled button, a hidden one and one under another element answer why, without
+    waiting out the action timeout, and nothing is clicked."""
+    page = portal.page
+    actions = BrowserActions(page, portal.base_url)
+    act(actions, f"goto(url='{LIST}')")
+    page.evaluate("""() => {
+      const a = document.querySelector('[data-bid="invoice-HDA4-2604-01-sync"],[data-bid="invoice-HDA4-2604-01-resync"]');
+      a.disabled = true;
+      document.querySelector('[data-bid="invoice-HDA4-2605-02"]').style.display = 'none';
+      const cover = document.createElement('div');
+      cover.textContent = 'Loading';
+      cover.style.cssText = 'position:fixed;inset:0;z-index:99;background:#fff8';
+      cover.id = 'cover';
+      document.body.append(cover);
+    }""")
+    button = page.locator('[data-bid="invoice-HDA4-2604-01-sync"],[data-bid="invoice-HDA4-2604-01-resync"]')
+    bid = button.get_attribute("data-bid")
+    assert "it is disabled" in refused(actions, f"click(bid='{bid}')")
+    assert "another element covers it" in refused(actions, "click(bid='invoice-HDA4-2604-01')")
+    assert "Loading" in refused(actions, "click(bid='invoice-HDA4-2604-01')")
+    page.evaluate("document.getElementById('cover').remove()")
+    assert "not visible" in refused(actions, "click(bid='invoice-HDA4-2605-02')")
+    before = page.url
+    act(actions, "click(bid='invoice-HDA4-2604-01')")
+    assert page.url != before and "/invoicing/" in page.url

@@ -52,6 +52,21 @@ ACTION_TIMEOUT_MS = 5000
 REF = re.compile(r"(f[0-9]{1,4})?e[0-9]{1,6}")  # Playwright's refs; later documents get an "f2" prefix
 BID = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.-]{0,159}")
 
+# What a person's pointer would meet at the element's centre, in one call into the page: the
+# portals have no animations, so Playwright's wait for a stable box (two animation frames per
+# click) buys nothing, and the checks that matter are made here with an answer the agent can use.
+POINTER_TARGET = """el => {
+  if (el.disabled || el.getAttribute('aria-disabled') === 'true') return 'it is disabled';
+  el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const box = el.getClientRects()[0];
+  if (!box || !box.width || !box.height || !el.checkVisibility({visibilityProperty: true}))
+    return 'it is not visible';
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  if (!hit || hit === el || el.contains(hit)) return '';
+  const name = (hit.getAttribute('aria-label') || hit.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 60);
+  return 'another element covers it (' + hit.tagName.toLowerCase() + (name ? ' "' + name + '"' : '') + ')';
+}"""
+
 # Every visible element with a data-bid, in document order, with the role and accessible name
 # the aria snapshot will print for it (the common cases: aria-label, aria-labelledby, a label,
 # a button's value, else the text without aria-hidden parts).
@@ -240,12 +255,23 @@ class BrowserActions:
         self.settle()
         return "waited"
 
+    def _pointable(self, bid):
+        """The element, checked as a pointer would meet it; then Playwright clicks its centre
+        with real mouse events (force: its own waits are the ones POINTER_TARGET replaces)."""
+        element = self._element(bid)
+        blocked = element.evaluate(POINTER_TARGET)
+        if blocked:
+            raise ActionError(f"cannot click {bid!r}: {blocked}")
+        return element
+
     def _click(self, bid, button="left", modifiers=()):
-        self._element(bid).click(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS)
+        self._pointable(bid).click(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS,
+                                   force=True)
         return "clicked"
 
     def _dblclick(self, bid, button="left", modifiers=()):
-        self._element(bid).dblclick(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS)
+        self._pointable(bid).dblclick(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS,
+                                      force=True)
         return "double-clicked"
 
     def _hover(self, bid):

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool, StaticPool
 
 from .clock import Clock
-from . import keys, template_cache
+from . import keys, sorting, template_cache
 from .db import canonical_json, guard_money_rows, read_rows, read_table, read_tables, restore, snapshot_bytes, track_changes
 from .ids import app_rng, run_seed
 from .registry import AppSpec, get_app, load_apps
@@ -55,7 +55,7 @@ class AppTemplate:
 
 
 def _connect() -> sqlite3.Connection:
-    return keys.register(sqlite3.connect(":memory:", check_same_thread=False))
+    return sorting.register(keys.register(sqlite3.connect(":memory:", check_same_thread=False)))
 
 
 def _open(db_bytes: bytes) -> sqlite3.Connection:

@@ -132,20 +132,28 @@ def _field(row: dict, path: str):
     return row
 
 
+def _sorts_itself(spec: AppSpec, service_name: str) -> bool:
+    """Whether the list service takes `sort` (portals/core/sorting.py) and so pages sorted rows."""
+    return any(p.name == "sort" for p in spec.tool_for_service(service_name).params)
+
+
 def listing(spec: AppSpec, service_name: str, args: dict, sortable: dict | None = None,
             first_if=None) -> dict:
     """One page of a list service, sorted by a column when the URL asks (`sort=amount`, `-amount`).
 
     `sortable` maps a column key to (row field, kind), kind one of text, number, money, date.
     `first_if(row)` keeps such rows ahead of the rest whatever the sort (Box's folders).
-    The list services page in their own order, so a sorted page reads every matching row (100
-    at a time, as the tools would) and pages the sorted rows itself; rows without a value go last.
+    A service that takes `sort` sorts in SQL and pages itself. The others page in their own
+    order, so a sorted page reads every matching row (100 at a time, as the tools would) and
+    pages the sorted rows itself; rows without a value go last.
     """
     from .views import ui_call
 
-    first = ui_call(spec, service_name, args)  # checks every argument, paging included
     sort = request.args.get("sort", "")
     key = sort.lstrip("-")
+    if sortable and key in sortable and _sorts_itself(spec, service_name):
+        return {**ui_call(spec, service_name, {**args, "sort": sort}), "sort": sort}
+    first = ui_call(spec, service_name, args)  # checks every argument, paging included
     if not sortable or key not in sortable:
         return first
     rows, page = [], 1

@@ -8,6 +8,7 @@ from sqlalchemy import or_, select
 
 from portals.core.dispatch import ServiceContext
 from portals.core.errors import ToolError
+from portals.core.sorting import DATE, MONEY, NUMBER, TEXT, sort_order
 from portals.core.tools import GUARDED, READ, WRITE, Amount, service
 
 from .models import (Commitment, CommitmentLine, CostCode, ErpCostCodeMap, ErpIntegration, Project,
@@ -105,6 +106,13 @@ def get_commitment(ctx: ServiceContext, number: str) -> dict:
                       for line, desc, mapped in lines]}
 
 
+REQUISITION_SORT = {"project": (Project.project_number, TEXT), "invoice": (Requisition.invoice_number, TEXT),
+                    "company": (Vendor.name, TEXT), "commitment": (Commitment.number, TEXT),
+                    "number": (Requisition.number, NUMBER), "period_end": (Requisition.period_end, DATE),
+                    "amount": (Requisition.amount, MONEY), "retainage": (Requisition.retainage, MONEY),
+                    "status": (Requisition.status, TEXT), "erp_sync": (Requisition.erp_sync, TEXT)}
+
+
 def _requisition_select():
     return (select(Requisition, Commitment, Project, Vendor)
             .join(Commitment, Commitment.commitment_id == Requisition.commitment_id)
@@ -117,7 +125,7 @@ def list_requisitions(ctx: ServiceContext, project_number: str | None = None,
                       status: InvoiceStatus | None = None,
                       erp_sync: Literal["synced", "not_synced"] | None = None,
                       commitment: str | None = None, search: str | None = None,
-                      page: int = 1, per_page: int = 25) -> dict:
+                      sort: str | None = None, page: int = 1, per_page: int = 25) -> dict:
     """List subcontractor invoices (requisitions) with their approval and ERP sync status.
 
     Each row gives requisition_id, commitment number, vendor name, invoice_number, number,
@@ -129,11 +137,14 @@ def list_requisitions(ctx: ServiceContext, project_number: str | None = None,
         erp_sync: "synced" (already sent to the ERP) or "not_synced".
         commitment: Only invoices against this commitment number, e.g. "SC-9999-01".
         search: Text to find in the invoice number or vendor name.
+        sort: A column to sort by: project, invoice, company, commitment, number, period_end,
+            amount, retainage, status or erp_sync; a leading "-" sorts descending. Left out,
+            by project, commitment and period.
         page: Page number, starting at 1.
         per_page: Invoices per page, 1 to 100.
     """
-    stmt = _requisition_select().order_by(Project.project_number, Commitment.number,
-                                          Requisition.period_end, Requisition.requisition_id)
+    stmt = _requisition_select().order_by(*sort_order(sort, REQUISITION_SORT, (
+        Project.project_number, Commitment.number, Requisition.period_end, Requisition.requisition_id)))
     if project_number:
         stmt = stmt.where(Requisition.project_id == project_by_number(ctx.session, project_number).project_id)
     if status:
