@@ -12,6 +12,8 @@ from portals.core.ids import stable_id
 from portals.core.keys import fold
 from portals.core.tools import GUARDED, READ, WRITE, Amount, MaxLen, service
 
+from portals.core.sorting import DATE, MONEY, TEXT, sort_order
+
 from . import batches as B
 from . import bill_lines as BL
 from . import entities as E
@@ -21,7 +23,17 @@ from .models import APBill, Commitment, Vendor
 NET_DAYS = 30  # company terms: a bill without a due date is due 30 days after its date
 
 
-def _bills(ctx, query, page, per_page):
+# sort key -> (column, kind); the same keys as the bill screens' column headers
+BILL_SORT = {"number": (APBill.bill_number, TEXT),
+             "vendor": (select(Vendor.name).where(Vendor.vendor_key == APBill.vendor_key).scalar_subquery(), TEXT),
+             "date": (APBill.bill_date, DATE), "due": (APBill.due_date, DATE), "job": (APBill.job, TEXT),
+             "cost_code": (APBill.cost_code, TEXT), "cost_type": (APBill.cost_type, TEXT),
+             "amount": (APBill.amount, MONEY), "state": (APBill.state, TEXT), "status": (APBill.status, TEXT)}
+NEWEST_FIRST = (APBill.bill_date.desc(), APBill.bill_id)
+
+
+def _bills(ctx, query, sort, page, per_page):
+    query = query.order_by(*sort_order(sort, BILL_SORT, NEWEST_FIRST))
     shape = lambda b: {**L.bill_row(b, ctx.session.get(Vendor, b.vendor_key).name), **B.bill_batch(ctx, b)}  # noqa: E731
     return L.page_of(ctx, query, page, per_page, shape, links={Vendor: "vendor_key"})
 
@@ -47,7 +59,8 @@ def _filtered(ctx, vendor_id, bill_number, project_id, status, search):
 def query_bills(ctx, vendor_id: str | None = None, bill_number: str | None = None,
                 project_id: str | None = None, state: Literal["draft", "posted"] | None = None,
                 status: Literal["open", "on_hold", "paid"] | None = None, search: str | None = None,
-                entity_id: str | None = None, page: int = 1, per_page: int = 25) -> dict:
+                entity_id: str | None = None, sort: str | None = None, page: int = 1,
+                per_page: int = 25) -> dict:
     """Search AP bills (invoices from vendors), newest first.
 
     Args:
@@ -58,6 +71,8 @@ def query_bills(ctx, vendor_id: str | None = None, bill_number: str | None = Non
         status: Payment status: open, on_hold or paid.
         search: Words to find in the vendor name, bill number or description.
         entity_id: Only bills of this {entity_word}'s {job_word}s ({entity_format}); left out, all.
+        sort: A column to sort by: number, vendor, date, due, job (the {job_word}), cost_code,
+            cost_type, amount, state or status; a leading "-" sorts descending. Left out, newest first.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
     """
@@ -65,30 +80,34 @@ def query_bills(ctx, vendor_id: str | None = None, bill_number: str | None = Non
                           APBill.job, entity_id)
     if state:
         query = query.where(APBill.state == state)
-    return _bills(ctx, query.order_by(APBill.bill_date.desc(), APBill.bill_id), page, per_page)
+    return _bills(ctx, query, sort, page, per_page)
 
 
 @service(READ)
 def list_unapproved_bills(ctx, vendor_id: str | None = None, project_id: str | None = None,
-                          search: str | None = None, page: int = 1, per_page: int = 25) -> dict:
+                          search: str | None = None, sort: str | None = None, page: int = 1,
+                          per_page: int = 25) -> dict:
     """List the unapproved invoice queue: invoices entered and waiting for a reviewer's approval.
 
     Args:
         vendor_id: Only this vendor's invoices ({vendor_id_format}).
         project_id: Only invoices coded to this {job_word} ({job_format}).
         search: Words to find in the vendor name, invoice number or description.
+        sort: A column to sort by: number, vendor, date, due, job (the {job_word}), cost_code,
+            cost_type, amount, state or status; a leading "-" sorts descending. Left out, newest first.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
     """
     query = _filtered(ctx, vendor_id, None, project_id, None, search).where(APBill.state == "draft")
-    return _bills(ctx, query.order_by(APBill.bill_date.desc(), APBill.bill_id), page, per_page)
+    return _bills(ctx, query, sort, page, per_page)
 
 
 @service(READ)
 def list_posted_bills(ctx, vendor_id: str | None = None, bill_number: str | None = None,
                       project_id: str | None = None,
                       status: Literal["open", "on_hold", "paid"] | None = None,
-                      search: str | None = None, page: int = 1, per_page: int = 25) -> dict:
+                      search: str | None = None, sort: str | None = None, page: int = 1,
+                      per_page: int = 25) -> dict:
     """List posted AP transactions (the AP history), newest first, with their pay status.
 
     Args:
@@ -97,11 +116,13 @@ def list_posted_bills(ctx, vendor_id: str | None = None, bill_number: str | None
         project_id: Only transactions coded to this {job_word} ({job_format}).
         status: Pay status: open, on_hold or paid.
         search: Words to find in the vendor name, invoice number or description.
+        sort: A column to sort by: number, vendor, date, due, job (the {job_word}), cost_code,
+            cost_type, amount, state or status; a leading "-" sorts descending. Left out, newest first.
         page: Page number, from 1.
         per_page: Rows per page, 1 to 100.
     """
     query = _filtered(ctx, vendor_id, bill_number, project_id, status, search).where(APBill.state == "posted")
-    return _bills(ctx, query.order_by(APBill.bill_date.desc(), APBill.bill_id), page, per_page)
+    return _bills(ctx, query, sort, page, per_page)
 
 
 @service(READ)
