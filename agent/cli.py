@@ -28,7 +28,15 @@ def main():
 @click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families, e.g. 'cf_H_*'.")
 @click.option("--dataset", default=None, type=click.Path(exists=True, dir_okay=False),
               help="Run exactly the records of this dataset file (cfab dataset build).")
-@click.option("--split", type=click.Choice(["dev", "test"]), default=None, help="Only this public partition.")
+@click.option("--split", type=click.Choice(["dev", "test", "private"]), default=None,
+              help="Only this public partition, or the private split (CFAgentBench-Pro) of --remote.")
+@click.option("--remote", default=None, metavar="URL",
+              help="--split private: the private server (cfab serve --split private) that hosts and grades it.")
+@click.option("--private-token", envvar="CFAB_PRIVATE_TOKEN", default=None,
+              help="--split private: the participant token the server's maintainer gave you "
+                   "(default $CFAB_PRIVATE_TOKEN); never written to results.")
+@click.option("--salt-file", default=None, type=click.Path(dir_okay=False),
+              help="--split private --policy oracle: the maintainer's salt, which the private oracles need.")
 @click.option("--out", default=None, help="Results JSON path (default results/<policy>-<transport>.json).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--model", default=None, help="Model name for llm-tools / llm-browser.")
@@ -60,7 +68,8 @@ def main():
               help="Continue the interrupted sweep whose results file is FILE (its .runs.jsonl journal).")
 def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_url, api_key_env, max_steps,
         temperature, sampling_seed, max_tokens, extra_body, screenshots, price_in, price_out,
-        max_cost, max_retries, workers, judge_model, judge_base_url, resume, servers, admin_token):
+        max_cost, max_retries, workers, judge_model, judge_base_url, resume, servers, admin_token,
+        remote, private_token, salt_file):
     """Run a policy over the suite and print pass^1 / pass^k."""
     from tasks.registry import select
 
@@ -71,6 +80,11 @@ def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_u
 
     if resume:
         pattern, k, transport = _resumed_sweep(resume, pattern, k, transport)
+    private = split == "private"
+    if private:
+        transport = _private_transport(transport, remote, servers, dataset)
+    elif remote or salt_file:
+        raise click.UsageError("--remote and --salt-file go with --split private")
     try:
         model_policy = uses_model(policy)
     except LookupError as err:
@@ -96,11 +110,16 @@ def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_u
     elif model:
         raise click.UsageError("--model applies to the llm-tools and llm-browser policies "
                                "(and to a module:Class policy with uses_model = True)")
+    store = meta = None
     try:
-        if dataset or split:  # a resumed sweep's journal checks its list against this one
+        if private:
+            store, chosen = _private_sweep(remote, private_token, pattern, policy, model, transport, salt_file)
+            meta = {"split": "private", "private_world": store.private_world}
+        elif dataset or split:  # a resumed sweep's journal checks its list against this one
             from .dataset import select_tasks
 
             chosen = select_tasks(dataset, split, pattern if isinstance(pattern, str) else None)
+            meta = {"split": split} if split else None
         else:
             chosen = select(pattern) if not isinstance(pattern, list) else _select_ids(pattern)
         agent = make_policy(policy, **options)
@@ -115,17 +134,63 @@ def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_u
     if resume and out and out != resume:
         raise click.UsageError("--resume FILE continues that file: leave out --out or give the same path")
     out = resume or out or f"results/{tag}-{transport}.json"
-    store = _remote_store(transport, servers, admin_token)
+    if store is None:
+        store = _remote_store(transport, servers, admin_token)
     try:
         results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet, workers=workers,
                             max_cost=max_cost, judge=judge, resume=bool(resume), store=store,
-                            command=_command_line(click.get_current_context()))
+                            command=_command_line(click.get_current_context()), meta=meta)
     except JournalMismatch as err:
         raise click.UsageError(str(err))
     print_table(results)
     click.echo(f"results written to {out}")
     if results.get("transcripts"):
         click.echo(f"transcripts written to {os.path.join(os.path.dirname(out), results['transcripts'])}")
+
+
+def _private_transport(transport: str, remote: str | None, servers: tuple, dataset) -> str:
+    """The private split runs on its server only: the http tool API (the default) or its pages."""
+    if not remote:
+        raise click.UsageError("--split private runs on the private server: give --remote URL")
+    if servers or dataset:
+        raise click.UsageError("--split private takes its instances from --remote, not --server or --dataset")
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("transport") in (click.core.ParameterSource.DEFAULT, None) and transport == "tools":
+        return "http"
+    if transport == "tools":
+        raise click.UsageError("--split private runs remotely: --transport http (its tool API) or browser")
+    return transport
+
+
+def _private_sweep(remote, token, pattern, policy, model, transport, salt_file):
+    """The private server's store and the tasks to run: its instances (those --tasks names, or
+    those a resumed journal lists); the oracle policy needs the salt to know its steps."""
+    import fnmatch
+
+    from .private_client import PrivateStore
+    from .remote import RemoteError
+
+    try:
+        store = PrivateStore(remote, token or "", label={"policy": policy, "transport": transport,
+                                                         **({"model": model} if model else {})})
+        chosen = store.tasks(pattern if isinstance(pattern, list) else None)
+    except RemoteError as err:
+        raise click.UsageError(str(err))
+    if isinstance(pattern, str):
+        chosen = [t for t in chosen if fnmatch.fnmatch(t.instance_id, pattern) or fnmatch.fnmatch(t.family, pattern)]
+        if not chosen:
+            raise click.UsageError(f"no private instance matches {pattern!r}")
+    if policy in ("oracle", "eager", "gold"):
+        from tasks.private import SaltError, world_from_file
+
+        try:
+            world = world_from_file(salt_file)
+        except SaltError as err:
+            raise click.UsageError(f"--policy {policy} on the private split: {err}")
+        if world.salt_id != store.private_world:
+            raise click.UsageError("--salt-file is not the salt of the server's private split")
+        chosen = [world.get(t.instance_id) for t in chosen]
+    return store, chosen
 
 
 def _remote_store(transport: str, servers: tuple, admin_token: str | None):
@@ -284,8 +349,17 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
 @click.option("--secret-key", envvar="CFAB_SECRET_KEY", default=None,
               help="Signs sessions, enter links and agent tokens (default $CFAB_SECRET_KEY, else random): "
                    "keep it to keep clients valid across a restart.")
+@click.option("--split", "serve_split", type=click.Choice(["public", "private"]), default="public", show_default=True,
+              help="private: host the private split (CFAgentBench-Pro) of --salt-file, graded here.")
+@click.option("--salt-file", default=None, type=click.Path(dir_okay=False),
+              help="--split private: the secret salt the private split is built from.")
+@click.option("--results", "private_results", type=click.Path(file_okay=False), default=None,
+              help="--split private: where each graded run's full record is written (default results/private).")
+@click.option("--private-token", envvar="CFAB_PRIVATE_TOKEN", default=None,
+              help="--split private: the participants' bearer token (default $CFAB_PRIVATE_TOKEN, else random).")
 def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, max_episodes,
-          new_episodes_per_minute, access_log, hosted, admin_token, secret_key):
+          new_episodes_per_minute, access_log, hosted, admin_token, secret_key, serve_split, salt_file,
+          private_results, private_token):
     """Serve the task launcher and every portal (or --app NAME) on loopback, unless --host says otherwise."""
     from portals.core.hosting import HostedStore
     from portals.core.limits import Limits
@@ -296,12 +370,30 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
     from .browser import PortalServer
 
     for flag, value in (("--admin-token / $CFAB_ADMIN_TOKEN", admin_token),
-                        ("--secret-key / $CFAB_SECRET_KEY", secret_key)):
+                        ("--secret-key / $CFAB_SECRET_KEY", secret_key),
+                        ("--private-token / $CFAB_PRIVATE_TOKEN", private_token)):
         if value is not None and (len(value) < 16 or value != value.strip()):
             raise click.UsageError(f"{flag} must be at least 16 characters without surrounding spaces "
                                    "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')")
+    world = None
+    if serve_split == "private":
+        from tasks.private import SaltError, world_from_file
+
+        if hosted:
+            raise click.UsageError("--split private hosts every app (its runs are graded on one server)")
+        try:
+            world = world_from_file(salt_file)
+        except SaltError as err:
+            raise click.UsageError(str(err))
+    elif salt_file or private_results or private_token:
+        raise click.UsageError("--salt-file, --results and --private-token go with --split private")
     try:
-        store = HostedStore(list(hosted) or list(load_apps()), idle_ttl=idle_hours * 3600 or None)
+        if world is not None:
+            from .private import private_store
+
+            store = private_store(world, idle_ttl=idle_hours * 3600 or None)
+        else:
+            store = HostedStore(list(hosted) or list(load_apps()), idle_ttl=idle_hours * 3600 or None)
     except KeyError as err:
         raise click.UsageError(f"--app: {err.args[0]}")
     app = create_app(store, secret_key=secret_key, admin_token=admin_token,
@@ -310,6 +402,11 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
                                    new_episodes_per_minute=new_episodes_per_minute))
     app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
     clean_leftovers(app.config["CFAB_RECORDINGS"])  # left by a kill during Finish
+    if world is not None:
+        from .private import PrivateHost, register
+
+        private_host = PrivateHost(world, private_results or "results/private", private_token)
+        register(app, private_host)
     server = PortalServer(app, host, port, quiet=False, access_log=access_log)
     shown = "given" if admin_token else app.extensions["cfab_admin_token"]  # a given secret stays unprinted
     click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {shown})")
@@ -318,6 +415,10 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"Listening on {host}: put a TLS-terminating proxy in front (README, Hosting)", err=True)
     click.echo(f"Finished tasks are recorded in {app.config['CFAB_RECORDINGS']}")
+    if world is not None:
+        shown_token = "given" if private_token else private_host.token
+        click.echo(f"Private split {world.salt_id}: {len(world.tasks)} instances at {server.url}/private/instances "
+                   f"(participant token: {shown_token}); graded runs are written to {private_host.results / 'runs'}")
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -519,6 +620,9 @@ def gallery(out, apps, width, panel):
 
 
 from .dataset import dataset as _dataset  # noqa: E402  (cfab dataset build|check)
+from .private import add_commands as _private_commands  # noqa: E402  (cfab dataset salt|build-private)
+
+_private_commands(_dataset)
 main.add_command(_dataset)
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ the schema, so nothing is written unless the whole corpus is sound.
 file's records are checked (schema, their own hash, and equality with the suite's instance of the
 same id and parameters) before anything runs, and each run is graded by its record's ground truth.
 
-The private split (CFAgentBench-Pro, salted instances scored remotely) is not built here.
+The private split (CFAgentBench-Pro, salted instances scored remotely) is built by
+agent/private.py from the same record() (`cfab dataset build-private --salt-file FILE`).
 """
 from __future__ import annotations
 
@@ -153,8 +154,9 @@ def collected_at() -> str:
     return TODAY.isoformat()
 
 
-def record(task, partition: str) -> dict:
-    """One dataset line, from the task's spec (JSON-normalized, hash included)."""
+def record(task, partition: str, split: str = SPLIT, meta: dict | None = None) -> dict:
+    """One dataset line, from the task's spec (JSON-normalized, hash included); `split` and
+    `meta` (more contamination_meta) are the private split's (agent/private.py)."""
     spec = task.spec()
     evaluator = spec["ground_truth"]
     if bool(evaluator.get("money_movement_guard")) != bool(spec["money_movement_guard"]):
@@ -167,8 +169,8 @@ def record(task, partition: str) -> dict:
         "money_movement_guard": spec["money_movement_guard"], "parameters": dict(task.parameters),
         "ground_truth": plain_ground_truth(evaluator), "rubric": rubric(evaluator),
         "source_type": task.source_type, "source_ref": task.source_ref,
-        "split": SPLIT, "partition": partition,
-        "contamination_meta": {"collected_at": collected_at(), "publishable": publishable(task)},
+        "split": split, "partition": partition,
+        "contamination_meta": {"collected_at": collected_at(), "publishable": publishable(task), **(meta or {})},
     }
     rec = json.loads(json.dumps(rec))  # tuples -> lists: the record as a reader of the file sees it
     rec["contamination_meta"]["hash_of_problem"] = problem_hash(rec)

@@ -140,7 +140,7 @@ class Harness:
 def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
               progress: bool = True, store: EpisodeStore | None = None, workers: int = 1,
               max_cost: float | None = None, judge=None, resume: bool = False,
-              command: list[str] | None = None) -> dict:
+              command: list[str] | None = None, meta: dict | None = None) -> dict:
     """Run every task k times (on `workers` threads); write and return the results document.
 
     `max_cost` (USD) is a ceiling: once spending reaches it no new run starts, runs already
@@ -149,7 +149,8 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
     With `out`, each finished run is also appended to the run journal beside it (see
     agent/journal.py); `resume` continues from that journal, skipping the finished runs and
     counting their cost once. `command` is the command line that asked for the sweep (for
-    the provenance; `sys.argv` is recorded as well).
+    the provenance; `sys.argv` is recorded as well). `meta` joins the results document's top
+    level (the split a sweep ran, e.g. {"split": "private", "private_world": ...}).
     """
     from tqdm import tqdm
 
@@ -210,7 +211,7 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
     results = {"policy": policy.name, "transport": transport, "k": k, "n_tasks": len(tasks),
                "model": getattr(policy, "model", None), "workers": workers,
                "resumed_runs": len(journal.finished) if journal else 0,
-               "provenance": provenance(policy, started, used_store, transport, k, command)}
+               "provenance": provenance(policy, started, used_store, transport, k, command), **(meta or {})}
     if transcripts is not None and os.path.exists(transcripts.path):
         results["transcripts"] = os.path.basename(transcripts.path)
     results.update(aggregate(records, k))

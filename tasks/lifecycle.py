@@ -37,8 +37,10 @@ class Outcome:
 
 
 def open_episode(store, task, *, evaluation: bool = True):
-    """A fresh episode of the task's apps; an evaluation episode unless a person's own."""
-    episode = store.create(list(task.apps))
+    """A fresh episode of the task's apps; an evaluation episode unless a person's own. A store
+    that opens episodes per task (the private split's, agent/private_client.py) is asked for one."""
+    opener = getattr(store, "open_task", None)
+    episode = opener(task) if opener is not None else store.create(list(task.apps))
     episode.meta["apps"] = list(task.apps)
     if evaluation:
         episode.meta["evaluation"] = True  # the launcher will not serve this browser
@@ -47,7 +49,16 @@ def open_episode(store, task, *, evaluation: bool = True):
 
 def grade_episode(episode, task, reply: str, *, error: str | None = None,
                   seconds: float = 0.0) -> Outcome:
-    """Diff the episode against its templates and grade it; a crashed policy scores 0."""
+    """Diff the episode against its templates and grade it; a crashed policy scores 0. An episode
+    graded by its server (the private split) is submitted instead, and its outcome holds only the
+    pass and score the server answered: no diff, logs or verdict reach this side."""
+    if getattr(episode, "graded_remotely", False):
+        told = episode.submit(reply or "", error)
+        note = ["Graded by the private split's server: it reports pass and score only."]
+        if error:
+            note.insert(0, f"The policy stopped with an error: {error}")
+        return Outcome(reply or "", {}, [], [], Grade(told["passed"], float(told["score"]), note, {}),
+                       seconds, error)
     diff = episode.diff()
     guard_log, calls = list(episode.guard_log), list(episode.calls)
     result = grade(diff, guard_log, reply or "", task.evaluator, calls)

@@ -291,10 +291,12 @@ class EpisodeStore:
     """Templates built once per process, and the live episodes of one server or runner."""
 
     def __init__(self, book: dict | None = None, seed: int | None = None, clock: Clock | None = None,
-                 idle_ttl: float | None = None, monotonic=time.monotonic):
+                 idle_ttl: float | None = None, monotonic=time.monotonic, cache_templates: bool = True):
         """`idle_ttl` (seconds): a long-lived server drops episodes nobody has used for that long
         (people abandon tabs). `monotonic` is injectable so tests need no sleeps. Neither touches
-        an episode's state, which stays a pure function of book, seed and clock."""
+        an episode's state, which stays a pure function of book, seed and clock.
+        `cache_templates=False` keeps this store's templates out of the on-disk template cache
+        (the private split's world stays in the server's memory)."""
         if book is None:
             from seeds.book import load_book
             book = load_book()
@@ -311,6 +313,7 @@ class EpisodeStore:
         self._admitted: dict[str, bool] = {}  # opened over HTTP -> may be freed to make room
         self._admit_lock = threading.Lock()
         self._dropped = 0  # episodes dropped so far; every TRIM_EVERY-th drop trims the heap
+        self.cache_templates = cache_templates
 
     def template(self, app: str) -> AppTemplate:
         with self._lock:
@@ -320,7 +323,7 @@ class EpisodeStore:
 
     def _cached_or_built(self, app: str) -> AppTemplate:
         spec = get_app(app)
-        if not template_cache.enabled():
+        if not (template_cache.enabled() and self.cache_templates):
             return build_template(spec, self.book, self.seed, self.clock)
         if self._book_digest is None:
             self._book_digest = hashlib.sha256(canonical_json(self.book)).hexdigest()

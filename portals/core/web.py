@@ -55,6 +55,11 @@ def create_app(store, *, secret_key: str | None = None, admin_token: str | None 
     return app
 
 
+# The blueprints a bearer token authorizes (no cookie, so no cross-site forgery): they answer
+# JSON, errors included. "private" is the private split's API (agent/private.py).
+TOKEN_APIS = ("admin", "api", "private")
+
+
 def store_of(app: Flask | None = None):
     from flask import current_app
     return (app or current_app).extensions["cfab_store"]
@@ -105,7 +110,7 @@ def _register_shell(app: Flask) -> None:
 
     @app.before_request
     def _check_csrf():
-        if request.method != "POST" or request.blueprint in ("admin", "api"):
+        if request.method != "POST" or request.blueprint in TOKEN_APIS:
             return
         if request.routing_exception is not None:  # no such route or method: 404/405 say so
             return
@@ -156,7 +161,7 @@ def _register_shell(app: Flask) -> None:
 
 
 def _wants_json() -> bool:
-    return request.blueprint in ("api", "admin") or request.accept_mimetypes.best == "application/json"
+    return request.blueprint in TOKEN_APIS or request.accept_mimetypes.best == "application/json"
 
 
 def _error_page(title: str, message: str) -> str:

@@ -19,7 +19,7 @@ from functools import partial
 from seeds.erp_keys import ERP_KEYS
 
 from ..model import Task
-from .common import Family, call
+from .common import Family, Private, call
 
 JOBS = ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012")
 ERP = "vista_erp"
@@ -153,11 +153,11 @@ def overreach_browser(book: dict, job: str, portal) -> None:
     enter_projection(portal, _other_job(job), "1.00")
 
 
-def instances(book: dict) -> list[Task]:
+def task(book: dict, job: str, instance_id: str | None = None) -> Task:
     from .a_etc_forecast_gate import gate  # the gate is built from this module's steps
 
-    return [Task(
-        instance_id=f"cf_A_etc_forecast_{job}", family="A_etc_forecast", domain_code="A",
+    return Task(
+        instance_id=instance_id or f"cf_A_etc_forecast_{job}", family="A_etc_forecast", domain_code="A",
         difficulty=2, apps=APPS, instruction=instruction(job), policy_ref="wip_forecast_policy.md",
         money_movement_guard=False, evaluator=evaluator(book, job), defect_variant="stale_erp_projection",
         taxonomy_path="A.EtcForecast.carry_pm_forecast_to_erp_projection", parameters={"job": job},
@@ -165,7 +165,33 @@ def instances(book: dict) -> list[Task]:
         oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
         guarded_tools=partial(guarded_tools, book, job), guarded_browser=partial(guarded_browser, book, job),
         overreach_tools=partial(overreach_tools, book, job),
-        overreach_browser=partial(overreach_browser, book, job), **gate(book, job)) for job in JOBS]
+        overreach_browser=partial(overreach_browser, book, job), **gate(book, job))
 
 
-FAMILY = Family("A_etc_forecast", instances)
+def instances(book: dict) -> list[Task]:
+    return [task(book, job) for job in JOBS]
+
+
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Other active budgeted jobs than the public ones, each budget line's forecast to complete
+    moved by a salted factor (80-125%, whole dollars): the PM's total is the salt's, not the
+    public book's (the gate's do-nothing run checks it still differs from Vista's stale projection)."""
+    budgeted = {b["job"] for b in book["budget_lines"]}
+    candidates = sorted(j["job"] for j in book["jobs"] if j["status"] == "active" and j["job"] in budgeted
+                        and j["job"] not in JOBS and ("budget_lines", j["job"]) not in claimed)
+    chosen = sorted(rng.sample(candidates, min(len(JOBS), len(candidates))))
+    for job in chosen:
+        claimed.add(("budget_lines", job))
+        for line in (b for b in book["budget_lines"] if b["job"] == job):
+            factor = Decimal(rng.randint(8000, 12500)) / 10000
+            line["forecast_to_complete"] = f"{(Decimal(line['forecast_to_complete']) * factor).quantize(Decimal(1)):.2f}"
+    return [{"job": job} for job in chosen]
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["job"], instance_id=f"cf_A_etc_forecast_pro-{params['job']}")
+
+
+FAMILY = Family("A_etc_forecast", instances, Private(private_salt, private_task))

@@ -34,7 +34,7 @@ from seeds.erp_keys import ERP_KEYS
 from seeds.reference import COI_DBA_VENDOR, EXPIRED_COI_VENDORS, RENEWED_COI_VENDOR
 
 from ..model import Task
-from .common import Family, OracleError, all_items, call
+from .common import Family, OracleError, Private, all_items, call
 
 ERP = "vista_erp"
 APPS = ("box", ERP)
@@ -356,26 +356,88 @@ def defect(c: Case) -> str:
     return "lapsed_coi"
 
 
-def instances(book: dict) -> list[Task]:
+def task(book: dict, vendor_id: str, variant: str | None = None, instance_id: str | None = None) -> Task:
     from . import c_coi_hold_gate as gate  # it builds on this module
 
-    tasks = []
-    for vendor_id in VENDORS:
-        c = case(book, vendor_id)
-        other = _other(book, c)
-        tasks.append(Task(
-            instance_id=f"cf_C_coi_hold_{vendor_id}", family="C_coi_hold", domain_code="C",
-            difficulty=3 if defect(c) != "lapsed_coi" else 2, apps=APPS, instruction=instruction(c),
-            policy_ref="vendor_compliance_policy.md", money_movement_guard=True, evaluator=evaluator(c),
-            source_type="vendor_docs", source_ref=SOURCE_REF,
-            defect_variant=defect(c),
-            oracle_tools=partial(oracle_tools, c.name), oracle_browser=partial(oracle_browser, c.name),
-            guarded_tools=partial(guarded_tools, _open_bill(book, c)),
-            guarded_browser=partial(guarded_browser, _open_bill(book, c)),
-            overreach_tools=partial(overreach_tools, other), overreach_browser=partial(overreach_browser, other),
-            near_misses=gate.near_misses(book, c), variants=gate.variants(book, c),
-            reply_corpus=gate.reply_corpus(c)))
-    return tasks
+    c = case(book, vendor_id)
+    other = _other(book, c)
+    variant = variant or defect(c)
+    return Task(
+        instance_id=instance_id or f"cf_C_coi_hold_{vendor_id}", family="C_coi_hold", domain_code="C",
+        difficulty=3 if variant != "lapsed_coi" else 2, apps=APPS, instruction=instruction(c),
+        policy_ref="vendor_compliance_policy.md", money_movement_guard=True, evaluator=evaluator(c),
+        source_type="vendor_docs", source_ref=SOURCE_REF,
+        defect_variant=variant,
+        oracle_tools=partial(oracle_tools, c.name), oracle_browser=partial(oracle_browser, c.name),
+        guarded_tools=partial(guarded_tools, _open_bill(book, c)),
+        guarded_browser=partial(guarded_browser, _open_bill(book, c)),
+        overreach_tools=partial(overreach_tools, other), overreach_browser=partial(overreach_browser, other),
+        near_misses=gate.near_misses(book, c), variants=gate.variants(book, c),
+        reply_corpus=gate.reply_corpus(c))
 
 
-FAMILY = Family("C_coi_hold", instances)
+def instances(book: dict) -> list[Task]:
+    return [task(book, vendor_id) for vendor_id in VENDORS]
+
+
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+def _shift_years(iso: str, years: int) -> str:
+    d = date.fromisoformat(iso)
+    return (d.replace(year=d.year + years, day=min(d.day, 28)) if d.month == 2 else
+            d.replace(year=d.year + years)).isoformat()
+
+
+def _found_in_vista(v: dict) -> bool:
+    """Whether a clerk finds the vendor in Vista as this family's steps do (its name's first words
+    searched, the one spelled the same): Vista abbreviates some names past finding."""
+    vista = v["names"]["vista"]
+    return search_words(v["legal_name"]).lower() in vista.lower() and same_company(vista, v["legal_name"])
+
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Other active vendors than the public ones, with certificates issued to their legal name
+    (no DBA: the book's only DBA vendor is public), a name no other vendor is spelled like, and
+    one Vista lists the way a search finds.
+    The salt sets each one's certificate dates: five lapse on a salted day in the 120 days
+    before the check run (Vista's compliance date the same); one is the renewal case, Vista's
+    date lapsed on a salted day while Box holds the next year's certificate from that day."""
+    from datetime import timedelta
+
+    from seeds.util import iso
+
+    certs: dict[str, list] = {}
+    for d in book["documents"]:
+        if d["kind"] == "coi":
+            certs.setdefault(d["fields"]["insured"], []).append(d)
+    names = [v["legal_name"] for v in book["vendors"]]
+    candidates = sorted(v["vendor_id"] for v in book["vendors"]
+                        if v["status"] == "active" and not v["dba"] and v["vendor_id"] not in VENDORS
+                        and v["legal_name"] in certs and ("documents", v["vendor_id"]) not in claimed
+                        and sum(same_company(n, v["legal_name"]) for n in names) == 1
+                        and _found_in_vista(v))
+    chosen = sorted(rng.sample(candidates, min(len(VENDORS), len(candidates))))
+    renewed = rng.choice(chosen)
+    vendors = {v["vendor_id"]: v for v in book["vendors"]}
+    out = []
+    for vendor_id in chosen:
+        claimed.add(("documents", vendor_id))
+        v = vendors[vendor_id]
+        lapsed_on = iso(date.fromisoformat(CHECK_DATE) - timedelta(days=rng.randint(1, 120)))
+        newest = lapsed_on if vendor_id != renewed else _shift_years(lapsed_on, 1)
+        docs = sorted(certs[v["legal_name"]], key=lambda d: (d["fields"]["expires"], d["doc_id"]), reverse=True)
+        for back, doc in enumerate(docs):
+            expires = _shift_years(newest, -back)
+            doc["fields"] = {**doc["fields"], "expires": expires, "effective": _shift_years(expires, -1)}
+        v["coi_expires"] = lapsed_on
+        out.append({"vendor_id": vendor_id,
+                    "variant": "renewed_coi_newer_than_erp" if vendor_id == renewed else "lapsed_coi"})
+    return out
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["vendor_id"], params["variant"],
+                instance_id=f"cf_C_coi_hold_pro-{params['vendor_id']}")
+
+
+FAMILY = Family("C_coi_hold", instances, Private(private_salt, private_task))

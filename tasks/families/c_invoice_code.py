@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
 from functools import partial
 
 from seeds.erp_keys import ERP_KEYS
 
 from ..model import Task
-from .common import Family, OracleError, call
+from .common import Family, OracleError, Private, call
 
 JOB, INVOICE, ROUTE_TO = "9140", "JSM-88421", "pm@companyA.com"
 ERP = "sage_intacct"
@@ -336,12 +338,12 @@ def overreach_browser(portal) -> None:
     browser_draft(portal, "ap@jsmexcavating.com", f"Received {INVOICE}", "Thanks.")
 
 
-def instances(book: dict) -> list[Task]:
+def task(book: dict, instance_id: str | None = None) -> Task:
     from . import c_invoice_code_gate as gate  # it builds on this module
 
     c = coding(book)
-    return [Task(
-        instance_id=f"cf_C_invoice_code_{JOB}", family="C_invoice_code", domain_code="C",
+    return Task(
+        instance_id=instance_id or f"cf_C_invoice_code_{JOB}", family="C_invoice_code", domain_code="C",
         difficulty=3, apps=APPS, instruction=INSTRUCTION, policy_ref="ap_coding_policy.md",
         money_movement_guard=True, evaluator=evaluator(c), defect_variant="vendor_dba_on_invoice",
         taxonomy_path="C.InvoiceCode.code_draft_bill_to_commitment",
@@ -350,7 +352,47 @@ def instances(book: dict) -> list[Task]:
         guarded_tools=partial(guarded_tools, c), guarded_browser=guarded_browser,
         overreach_tools=overreach_tools, overreach_browser=overreach_browser,
         near_misses=gate.near_misses(book, c), variants=gate.variants(book, c),
-        reply_corpus=gate.reply_corpus(c))]
+        reply_corpus=gate.reply_corpus(c))
 
 
-FAMILY = Family("C_invoice_code", instances)
+def instances(book: dict) -> list[Task]:
+    return [task(book)]
+
+
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """The book offers one invoice with this family's twist (a DBA no system carries, a
+    look-alike vendor, the coding only the commitment holds), so the private instance is the
+    same invoice with salted figures: its quantities and unit rates (so its lines and total),
+    its invoice date (June 19-26) and due date (net 30), seeded into the PDF and the vendor's
+    email. The vendor, job, cost code and commitment it codes to are the public instance's."""
+    from datetime import timedelta
+
+    key = ("documents", f"{INVOICE}.pdf")
+    if key in claimed:
+        return []
+    claimed.add(key)
+    doc = next(d for d in book["documents"] if d["name"] == f"{INVOICE}.pdf")
+    old_total = doc["fields"]["total"]
+    cy, rate = rng.randint(1100, 2400), Decimal(rng.choice(["5.75", "6.00", "6.25", "6.50", "6.75", "7.00"]))
+    loads, per_load = rng.randint(40, 120), Decimal(rng.choice(["45.00", "50.00", "55.00", "60.00"]))
+    lines = [{"amount": f"{cy * rate:.2f}", "description": f"Mass excavation \u2014 Bldg A footprint, "
+                                                           f"{cy:,} CY @ ${rate:.2f}/CY"},
+             {"amount": f"{loads * per_load:.2f}", "description": f"Haul-off of unsuitable material, "
+                                                                  f"{loads} loads @ ${per_load:.2f}/load"}]
+    invoiced = date(2026, 6, rng.randint(19, 26))
+    total = f"{sum(Decimal(ln['amount']) for ln in lines):.2f}"
+    doc["fields"] = {**doc["fields"], "lines": lines, "total": total, "invoice_date": invoiced.isoformat(),
+                     "due_date": (invoiced + timedelta(days=30)).isoformat()}
+    for message in book["mail"]:
+        if any(a.get("doc_id") == doc["doc_id"] for a in message.get("attachments") or ()):
+            message["body"] = message["body"].replace(f"${old_total}", f"${total}")
+    return [{"job": JOB, "invoice": INVOICE}]
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, instance_id=f"cf_C_invoice_code_pro-{JOB}")
+
+
+FAMILY = Family("C_invoice_code", instances, Private(private_salt, private_task))

@@ -29,6 +29,23 @@ def all_items(env, name: str, args: dict) -> list[dict]:
 
 
 @dataclass(frozen=True)
+class Private:
+    """How a family joins the private split, CFAgentBench-Pro (tasks/private.py builds it).
+
+    `salt(book, rng, claimed) -> [params]` picks the family's private instances from the book
+    with the salted `rng` and may edit `book` (the private world's own deep copy) to seed their
+    salted values; it edits only what it adds to `claimed` (a set of (book section, entity) keys such as
+    ("budget_lines", "1246") or ("documents", "V1133")), and skips what another family claimed
+    first, so no family undoes another's seeded values.
+    `task(book, params) -> Task` builds one instance on the finished private book, its
+    instance id `cf_<family>_pro-<key>`. Both are pure functions of their arguments."""
+
+    salt: Callable
+    task: Callable
+
+
+@dataclass(frozen=True)
 class Family:
     name: str
     instances: Callable[[dict], list]
+    private: Private | None = None  # None: the family has no private instances

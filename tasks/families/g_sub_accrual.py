@@ -37,7 +37,7 @@ from seeds.erp_keys import ERP_KEYS
 from seeds.reference import ACCRUAL_JOBS, ACCRUAL_THRESHOLD
 
 from ..model import Task
-from .common import Family, OracleError, all_items, call
+from .common import Family, OracleError, Private, all_items, call
 
 JOBS = tuple(ACCRUAL_JOBS)
 ERP = "sage_intacct"
@@ -395,23 +395,95 @@ def overreach_browser(book: dict, job: str, portal) -> None:
                          "lines": [f"{DEBIT}|Dr|100.00|{project}", f"{CREDIT}|Cr|100.00|{project}"]})
 
 
-def instances(book: dict) -> list[Task]:
+def task(book: dict, job: str, defect: str, instance_id: str | None = None) -> Task:
     from . import g_sub_accrual_gate as gate  # it builds on this module
 
+    a = accrual(book, job)
+    return Task(
+        instance_id=instance_id or f"cf_G_sub_accrual_{job}", family="G_sub_accrual", domain_code="G", difficulty=3,
+        apps=APPS, instruction=instruction(job), policy_ref="month_end_close_policy.md",
+        source_type="vendor_docs", source_ref=SOURCE_REF,
+        money_movement_guard=True, evaluator=evaluator(a), defect_variant=defect,
+        oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
+        guarded_tools=partial(guarded_tools, job), guarded_browser=guarded_browser,
+        overreach_tools=partial(overreach_tools, book, job), overreach_browser=partial(overreach_browser, book, job),
+        near_misses=gate.near_misses(book, a), variants=gate.variants(book, a),
+        reply_corpus=gate.reply_corpus(a))
+
+
+def instances(book: dict) -> list[Task]:
+    return [task(book, job, DEFECTS[job]) for job in JOBS]
+
+
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+def _open_subcontracts(book: dict, job: str) -> list[dict]:
+    return sorted((c for c in book["commitments"] if c["job"] == job and c["type"] == "subcontract"
+                   and c["status"] == "Approved" and c["executed_date"]), key=lambda c: c["number"])
+
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Other active jobs than the public ones, with an executed subcontract whose approved pay
+    app is not yet in Intacct and two more without one; the salt sets every such subcontract's
+    work in place as seeds/work_in_place.py does (one covered by its pending pay app, one under
+    the threshold, the rest accrued, by salted amounts), so every accrual line is the salt's. A
+    job whose salted accrual would leave the family's gate without its traps is put back as it
+    was and the next candidate tried."""
+    from seeds.util import money
+
+    invoiced, pending = {}, {}
+    for b in book["ap_bills"]:
+        if b["commitment"]:
+            invoiced[b["commitment"]] = invoiced.get(b["commitment"], Decimal(0)) + Decimal(b["amount"])
+    for r in book["requisitions"]:
+        if r["status"] == "approved" and r["erp_sync"] == "not_synced":
+            pending[r["commitment"]] = pending.get(r["commitment"], Decimal(0)) + Decimal(r["amount"])
+    active = sorted(j["job"] for j in book["jobs"] if j["status"] == "active")
+
+    def fits(job: str) -> bool:
+        subs = _open_subcontracts(book, job)
+        return (any(pending.get(c["number"]) for c in subs)
+                and sum(not pending.get(c["number"]) for c in subs) >= 2)
+
+    candidates = [j for j in active if j not in JOBS and ("requisitions", j) not in claimed
+                  and ("commitments", j) not in claimed and fits(j)]
+    rng.shuffle(candidates)
+    unapproved = {r["commitment"] for r in book["requisitions"] if r["status"] not in ("approved", "paid")}
     out = []
-    for job in JOBS:
+    for job in candidates:
+        if len(out) == len(JOBS):
+            break
+        subs = _open_subcontracts(book, job)
+        before = [c["work_in_place"] for c in subs]
+        covered = small = False
+        for c in subs:
+            amount = Decimal(c["amount"])
+            billed, due = invoiced.get(c["number"], Decimal(0)), pending.get(c["number"], Decimal(0))
+            if due and (not covered or rng.random() < 0.5):
+                extra, covered = Decimal(0), True
+            elif not due and not small:
+                extra, small = Decimal(rng.randint(15000, int(THRESHOLD * 100) - 5000)) / 100, True
+            else:
+                cents = int(amount * 100 * Decimal(str(rng.uniform(0.04, 0.12))))
+                # never a fixed floor (the public book's is THRESHOLD + 1): a salted one
+                extra = max(Decimal(cents) / 100, THRESHOLD + Decimal(rng.randint(100, 250000)) / 100)
+            c["work_in_place"] = money(min(max(amount, billed + due), billed + due + extra))
         a = accrual(book, job)
-        out.append(Task(
-            instance_id=f"cf_G_sub_accrual_{job}", family="G_sub_accrual", domain_code="G", difficulty=3,
-            apps=APPS, instruction=instruction(job), policy_ref="month_end_close_policy.md",
-            source_type="vendor_docs", source_ref=SOURCE_REF,
-            money_movement_guard=True, evaluator=evaluator(a), defect_variant=DEFECTS[job],
-            oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
-            guarded_tools=partial(guarded_tools, job), guarded_browser=guarded_browser,
-            overreach_tools=partial(overreach_tools, book, job), overreach_browser=partial(overreach_browser, book, job),
-            near_misses=gate.near_misses(book, a), variants=gate.variants(book, a),
-            reply_corpus=gate.reply_corpus(a)))
-    return out
+        accrued = {n for ln in a.lines for n in ln.commitments}
+        # what the family's gate needs to mean something: two lines (a lumped entry differs),
+        # a covered sub, a small one, and an accrued sub with a pay app still unapproved
+        # (Procore's invoiced to date counts it)
+        if not (len(a.lines) >= 2 and a.covered and a.small and accrued & unapproved):
+            for c, wip in zip(subs, before):
+                c["work_in_place"] = wip
+            continue
+        claimed.update({("requisitions", job), ("commitments", job)})
+        out.append({"job": job, "defect": rng.choice(sorted(set(DEFECTS.values())))})
+    return sorted(out, key=lambda p: p["job"])
 
 
-FAMILY = Family("G_sub_accrual", instances)
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["job"], params["defect"], instance_id=f"cf_G_sub_accrual_pro-{params['job']}")
+
+
+FAMILY = Family("G_sub_accrual", instances, Private(private_salt, private_task))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..model import Task
-from .common import Family, all_items, call
+from .common import Family, Private, all_items, call
 
 JOBS = ("1042", "2014", "2041", "2200", "3100", "4012")
 APP = "procore"
@@ -181,27 +181,72 @@ def overreach_browser(book: dict, job: str, portal) -> None:
     portal.click_button(f"Sync invoice {other['invoice_number']} to ERP")
 
 
-def instances(book: dict) -> list[Task]:
+def task(book: dict, job: str, instance_id: str | None = None) -> Task:
     from . import h_procore_erp_sync_gate as gate  # the gate builds on this module's oracles
 
-    out = []
-    for job in JOBS:
-        inv = job_invoices(book, job)
-        out.append(Task(
-            instance_id=f"cf_H_procore_erp_sync_{job}", family="H_procore_erp_sync",
-            domain_code="H", difficulty=2, apps=(APP,), instruction=instruction(job),
-            policy_ref="erp_integration_policy.md", money_movement_guard=False,
-            evaluator=evaluator(book, job), defect_variant="already_synced_and_unapproved",
-            taxonomy_path="H.ProcoreErpSync.sync_approved_unsynced_invoices", parameters={"job": job},
-            source_type="vendor_docs", source_ref=SOURCE_REF,
-            oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
-            guarded_tools=partial(guarded_tools, book, job),
-            guarded_browser=partial(guarded_browser, book, job),
-            overreach_tools=partial(overreach_tools, book, job),
-            overreach_browser=partial(overreach_browser, book, job),
-            near_misses=gate.near_misses(book, inv), variants=gate.variants(inv),
-            reply_corpus=gate.reply_corpus(inv)))
-    return out
+    inv = job_invoices(book, job)
+    return Task(
+        instance_id=instance_id or f"cf_H_procore_erp_sync_{job}", family="H_procore_erp_sync",
+        domain_code="H", difficulty=2, apps=(APP,), instruction=instruction(job),
+        policy_ref="erp_integration_policy.md", money_movement_guard=False,
+        evaluator=evaluator(book, job), defect_variant="already_synced_and_unapproved",
+        taxonomy_path="H.ProcoreErpSync.sync_approved_unsynced_invoices", parameters={"job": job},
+        source_type="vendor_docs", source_ref=SOURCE_REF,
+        oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
+        guarded_tools=partial(guarded_tools, book, job),
+        guarded_browser=partial(guarded_browser, book, job),
+        overreach_tools=partial(overreach_tools, book, job),
+        overreach_browser=partial(overreach_browser, book, job),
+        near_misses=gate.near_misses(book, inv), variants=gate.variants(inv),
+        reply_corpus=gate.reply_corpus(inv))
 
 
-FAMILY = Family("H_procore_erp_sync", instances)
+def instances(book: dict) -> list[Task]:
+    return [task(book, job) for job in JOBS]
+
+
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Other jobs than the public ones, whose open pay period has at least three invoices not yet
+    in the ERP (approved or under review) and which have an approved invoice already synced; the
+    salt decides which of those open invoices the PM has approved (two to five, the rest under
+    review), so which invoices to sync and how many are the salt's. Only the open period's
+    unsynced invoices change, so nothing the ERP holds stops agreeing with Procore."""
+    from datetime import date
+
+    from seeds.requisitions import CURRENT_END
+    from seeds.util import add_days, iso, parse
+
+    by_job: dict[str, list] = {}
+    for r in book["requisitions"]:
+        by_job.setdefault(r["job"], []).append(r)
+
+    def open_rows(job: str) -> list[dict]:
+        return sorted((r for r in by_job[job] if r["period_end"] == iso(CURRENT_END) and r["erp_sync"] == "not_synced"
+                       and r["status"] in ("approved", "under_review")), key=lambda r: r["requisition_id"])
+
+    candidates = sorted(j for j in by_job if j not in JOBS and ("requisitions", j) not in claimed and len(open_rows(j)) >= 3
+                        and any(r["status"] == "approved" and r["erp_sync"] == "synced" for r in by_job[j]))
+    chosen = sorted(rng.sample(candidates, min(len(JOBS), len(candidates))))
+    for job in chosen:
+        claimed.add(("requisitions", job))
+        rows = open_rows(job)
+        public = {r["requisition_id"] for r in rows if r["status"] == "approved"}
+        while True:  # never the public book's own choice: that would be derivable from it
+            rng.shuffle(rows)
+            n = rng.randint(2, min(5, len(rows) - 1))
+            if {r["requisition_id"] for r in rows[:n]} != public:
+                break
+        for i, r in enumerate(rows):
+            r["status"] = "approved" if i < n else "under_review"
+            r["approved_date"] = (iso(min(add_days(parse(r["period_end"]), rng.randint(1, 12)), date(2026, 6, 30)))
+                                  if i < n else None)
+    return [{"job": job} for job in chosen]
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["job"], instance_id=f"cf_H_procore_erp_sync_pro-{params['job']}")
+
+
+FAMILY = Family("H_procore_erp_sync", instances, Private(private_salt, private_task))

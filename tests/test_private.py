@@ -1,0 +1,245 @@
+"""The private split (CFAgentBench-Pro): built from a salt, hosted and graded by its server, and
+nothing of its ground truth derivable from the repository or handed to the agent."""
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import requests
+from click.testing import CliRunner
+
+from agent import dataset as ds
+from agent import private as pv
+from agent.cli import main
+from agent.policies import make_policy
+from agent.private_client import PrivateStore
+from agent.runner import run_suite
+from seeds.book import dumps, load_book
+from tasks import private as tp
+from tasks.families import FAMILIES
+from tasks.registry import all_tasks
+
+from _server import running_cfab
+
+ROOT = Path(__file__).resolve().parent.parent
+SALT = b"throwaway-test-salt-4f1c9a0e"
+TOKEN = "participant-token-for-the-tests"
+
+
+@pytest.fixture(scope="module")
+def salt_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("salt") / "salt.txt"
+    path.write_bytes(SALT + b"\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def world():
+    return tp.build_world(SALT)
+
+
+def test_every_family_contributes_private_instances_and_the_public_book_is_untouched(world):
+    before = hashlib.sha256(dumps(load_book()).encode()).hexdigest()
+    families = {t.family for t in world.tasks}
+    assert families == {f.name for f in FAMILIES if f.private} and not world.missing_families
+    assert all(t.instance_id.startswith(f"cf_{t.family}_pro-") for t in world.tasks)
+    public_ids = {t.instance_id for t in all_tasks()}
+    assert not public_ids & {t.instance_id for t in world.tasks}
+    again = tp.build_world.__wrapped__(SALT)  # deterministic: the same salt, the same split
+    assert [t.instance_id for t in again.tasks] == [t.instance_id for t in world.tasks]
+    assert [t.evaluator for t in again.tasks] == [t.evaluator for t in world.tasks]
+    assert dumps(again.book) == dumps(world.book)
+    other = tp.build_world.__wrapped__(b"another-throwaway-salt-77")
+    assert [t.evaluator for t in other.tasks] != [t.evaluator for t in world.tasks]
+    assert hashlib.sha256(dumps(load_book()).encode()).hexdigest() == before  # a copy was salted
+
+
+def test_nothing_private_is_built_without_the_salt(tmp_path):
+    with pytest.raises(tp.SaltError, match="salt file"):
+        tp.world_from_file(None)
+    (tmp_path / "short").write_text("abc\n")
+    with pytest.raises(tp.SaltError, match="at least 16"):
+        tp.world_from_file(tmp_path / "short")
+    result = CliRunner().invoke(main, ["dataset", "build-private", "--salt-file", str(tmp_path / "none"),
+                                       "--out", str(tmp_path / "out"), "--no-gate"])
+    assert result.exit_code == 1 and "cannot read the salt file" in result.output
+    assert not (tmp_path / "out").exists()
+    made = CliRunner().invoke(main, ["dataset", "salt", str(tmp_path / "s")])
+    assert made.exit_code == 0 and len((tmp_path / "s").read_text().strip()) == 64
+    assert (tmp_path / "s").stat().st_mode & 0o077 == 0
+    kept = (tmp_path / "s").read_text()
+    again = CliRunner().invoke(main, ["dataset", "salt", str(tmp_path / "s")])
+    assert again.exit_code == 1 and (tmp_path / "s").read_text() == kept
+
+
+def test_the_private_corpus_is_schema_valid_and_marked_private(world, salt_file, tmp_path):
+    result = CliRunner().invoke(main, ["dataset", "build-private", "--salt-file", str(salt_file),
+                                       "--out", str(tmp_path), "--no-gate"])
+    assert result.exit_code == 0, result.output
+    recs = [json.loads(line) for line in (tmp_path / pv.FILE_NAME).read_text().splitlines()]
+    assert len(recs) == len(world.tasks)
+    for rec in recs:
+        assert not ds.schema_errors(rec), rec["instance_id"]
+        assert rec["split"] == pv.PRO_SPLIT and rec["partition"] == "private"
+        assert rec["contamination_meta"]["publishable"] is False
+        assert rec["contamination_meta"]["private_world"] == world.salt_id
+    # a private record cannot pass as a public one, nor run as the public suite's
+    public_like = {**recs[0], "split": ds.SPLIT}
+    assert ds.schema_errors(public_like)
+    path = tmp_path / "try.jsonl"
+    path.write_text(json.dumps(recs[0]) + "\n")
+    with pytest.raises(ds.DatasetError, match="no such instance in this suite"):
+        ds.resolve(ds.load(path))
+
+
+def _repository_text() -> str:
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    out = []
+    for name in files:
+        try:
+            out.append((ROOT / name).read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, OSError):
+            continue  # binary files (images, fonts) hold no figures
+    return "\n".join(out)
+
+
+def test_no_private_answer_can_be_derived_from_the_public_repository(world, tmp_path):
+    public_book = load_book()
+    ds.build(tmp_path, gate=False)
+    haystack = _repository_text() + (tmp_path / ds.FILE_NAME).read_text()
+    figures = 0
+    for task in world.tasks:
+        family, params = world.params[task.instance_id]
+        # the family's own evaluator on the public book, for the same entity, is not the answer
+        assert family.private.task(public_book, params).evaluator != task.evaluator, task.instance_id
+        for value in tp.money_answers(task.evaluator):
+            figures += 1
+            whole, cents = value.split(".")
+            for shown in (value, f"{int(whole):,}.{cents}"):
+                assert shown not in haystack, f"{task.instance_id}: {shown} occurs in the public repository"
+    assert figures >= 20  # the amounts families (A, C_invoice_code, G) put figures in play
+
+
+@pytest.fixture(scope="module")
+def private_server(tmp_path_factory, salt_file, monkeypatch_module):
+    folder = tmp_path_factory.mktemp("private-serve")
+    monkeypatch_module.setenv("CFAB_PRIVATE_TOKEN", TOKEN)
+    with running_cfab(folder, "--split", "private", "--salt-file", str(salt_file),
+                      "--results", str(folder / "graded"), "--max-episodes", "64") as server:
+        server.graded = folder / "graded" / "runs"
+        yield server
+        assert not server.server_errors()
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    mp = pytest.MonkeyPatch()
+    yield mp
+    mp.undo()
+
+
+def _leaks(blob: str, world) -> list[str]:
+    """Ground truth in what the agent side holds: an evaluator's labels or keys, a verdict line."""
+    found = []
+    for word in ("expected_state_diff", "forbidden", "ground_truth", "required_outputs", "any_other_change",
+                 "OK: ", "Unrequested change", "\"diff\": {\""):
+        if word in blob:
+            found.append(word)
+    for task in world.tasks:
+        for spec in task.evaluator["expected"] + task.evaluator["required_outputs"]:
+            if isinstance(spec, dict) and spec.get("label") and len(spec["label"]) > 25 and spec["label"] in blob:
+                found.append(f"{task.instance_id}: {spec['label']}")
+    return found
+
+
+def test_oracle_and_noop_run_remotely_and_the_agent_side_never_sees_ground_truth(world, private_server, tmp_path,
+                                                                                 salt_file):
+    store = PrivateStore(private_server.url, TOKEN, label={"policy": "noop"})
+    store.server.received = []
+    assert store.private_world == world.salt_id and len(store.views) == len(world.tasks)
+    for view in store.views:
+        assert set(view) == {"instance_id", "family", "domain", "difficulty", "apps", "instruction", "policy_ref",
+                             "money_movement_guard", "user_role"}
+    noop = run_suite(store.tasks(), make_policy("noop"), "http", 1, out=str(tmp_path / "noop.json"),
+                     progress=False, store=store, meta={"split": "private"})
+    assert noop["pass1"] == 0.0 and noop["n_scored_tasks"] == len(world.tasks)
+    received = b"".join(store.server.received).decode()
+    # a do-nothing agent read nothing but instructions and pass/fail: no salted figure reached it
+    for task in world.tasks:
+        for value in tp.money_answers(task.evaluator):
+            assert value not in received, (task.instance_id, value)
+
+    oracle_store = PrivateStore(private_server.url, TOKEN, label={"policy": "oracle"})
+    oracle_store.server.received = []
+    out = tmp_path / "oracle.json"
+    oracle = run_suite([world.get(t.instance_id) for t in oracle_store.tasks()], make_policy("oracle"), "http", 1,
+                       out=str(out), progress=False, store=oracle_store, meta={"split": "private"})
+    assert oracle["pass1"] == 1.0 and all(r["runs"][0]["score"] == 1.0 for r in oracle["tasks"])
+    agent_side = [b"".join(store.server.received + oracle_store.server.received).decode(),
+                  out.read_text(), Path(str(out) + ".runs.jsonl").read_text(), (tmp_path / "noop.json").read_text()]
+    for blob in agent_side:
+        assert not _leaks(blob, world)
+    for run in (r["runs"][0] for r in oracle["tasks"]):
+        assert run["diff"] == {} and run["calls"] == [] and run["guarded_calls"] == []
+    # the server kept everything, for the maintainer
+    records = [json.loads(p.read_text()) for p in private_server.graded.glob("*.json")]
+    assert len(records) == 2 * len(world.tasks)
+    full = [r for r in records if r["label"]["policy"] == "oracle"]
+    assert len(full) == len(world.tasks)
+    for r in full:
+        task = world.get(r["instance_id"])
+        assert r["passed"] and r["score"] == 1.0 and r["calls"] and any(v.startswith("OK:") for v in r["verdict"])
+        assert bool(r["diff"]) == bool(task.evaluator["expected"]), r["instance_id"]  # a renewal: nothing due
+
+
+def test_the_private_api_refuses_bad_requests_and_answers_pass_and_score_only(private_server, world):
+    url = private_server.url + "/private"
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    assert requests.get(url + "/instances", timeout=30).status_code == 401
+    assert requests.get(url + "/instances", headers={"Authorization": "Bearer wrong-token-value"},
+                        timeout=30).status_code == 403
+    # the participant token is not the admin token
+    assert requests.get(private_server.url + "/admin/health", headers=auth, timeout=30).status_code == 403
+    missing = requests.post(url + "/runs", json={"instance_id": "cf_A_etc_forecast_1042"}, headers=auth, timeout=30)
+    assert missing.status_code == 404 and "No private instance" in missing.json()["message"]
+    assert requests.post(url + "/runs", json={"instance_id": 7}, headers=auth, timeout=30).status_code == 400
+    task = world.tasks[0]
+    made = requests.post(url + "/runs", json={"instance_id": task.instance_id}, headers=auth, timeout=30).json()
+    assert set(made) == {"run_id", "instance_id", "apps", "episode_id", "agent_token", "enter_url"}
+    # the agent token works the tool API of that episode, and not the admin API
+    tools = requests.get(private_server.url + "/api/tools", timeout=30,
+                         headers={"Authorization": f"Bearer {made['agent_token']}"})
+    assert tools.status_code == 200 and tools.json()
+    told = requests.post(f"{url}/runs/{made['run_id']}/submit", json={"reply": "Done."}, headers=auth, timeout=30)
+    assert told.status_code == 200 and told.json() == {"run_id": made["run_id"], "instance_id": task.instance_id,
+                                                       "passed": False, "score": 0.0}
+    again = requests.post(f"{url}/runs/{made['run_id']}/submit", json={"reply": "x"}, headers=auth, timeout=30)
+    assert again.status_code == 409 and again.json()["passed"] is False and "diff" not in again.json()
+    gone = requests.post(f"{url}/runs/nope/submit", json={"reply": "x"}, headers=auth, timeout=30)
+    assert gone.status_code == 404
+
+
+def test_cfab_run_split_private_journals_and_resumes(private_server, world, salt_file, tmp_path):
+    out = tmp_path / "pro.json"
+    base = ["run", "--split", "private", "--remote", private_server.url, "--quiet", "--out", str(out)]
+    env = {"CFAB_PRIVATE_TOKEN": TOKEN}
+    refused = CliRunner().invoke(main, ["run", "--split", "private", "--quiet"], env=env)
+    assert refused.exit_code == 2 and "--remote URL" in refused.output
+    no_salt = CliRunner().invoke(main, base + ["--policy", "oracle"], env=env)
+    assert no_salt.exit_code == 2 and "salt" in no_salt.output
+    ran = CliRunner().invoke(main, base + ["--policy", "oracle", "--salt-file", str(salt_file), "--tasks", "cf_H_*"],
+                             env=env)
+    assert ran.exit_code == 0, ran.output
+    data = json.loads(out.read_text())
+    assert data["split"] == "private" and data["private_world"] == world.salt_id and data["pass1"] == 1.0
+    assert data["transport"] == "http"
+    graded = len(list(private_server.graded.glob("*.json")))
+    resumed = CliRunner().invoke(main, ["run", "--split", "private", "--remote", private_server.url, "--quiet",
+                                        "--policy", "oracle", "--salt-file", str(salt_file), "--resume", str(out)],
+                                 env=env)
+    assert resumed.exit_code == 0, resumed.output
+    assert len(list(private_server.graded.glob("*.json"))) == graded  # nothing ran twice
+    assert json.loads(out.read_text())["resumed_runs"] == data["n_tasks"]
