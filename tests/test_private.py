@@ -243,3 +243,9 @@ def test_cfab_run_split_private_journals_and_resumes(private_server, world, salt
     assert resumed.exit_code == 0, resumed.output
     assert len(list(private_server.graded.glob("*.json"))) == graded  # nothing ran twice
     assert json.loads(out.read_text())["resumed_runs"] == data["n_tasks"]
+
+
+def test_every_private_instance_passes_the_admission_gate(world):
+    """The families' gates hold on the salted world too: oracle 1.0, no-op and over-eager 0, the
+    near-misses fail for their reasons, the variants pass, no leaks, the reply corpus holds."""
+    assert pv.gate_failures(world) == []

@@ -375,7 +375,9 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     claimed.add(key)
     doc = next(d for d in book["documents"] if d["name"] == f"{INVOICE}.pdf")
     old_total = doc["fields"]["total"]
-    cy, rate = rng.randint(1100, 2400), Decimal(rng.choice(["5.75", "6.00", "6.25", "6.50", "6.75", "7.00"]))
+    # whole dollars, as the public invoice's (the family's reply corpus says the amount rounded):
+    # a quarter-dollar rate on a multiple of 4 yards
+    cy, rate = 4 * rng.randint(275, 600), Decimal(rng.choice(["5.75", "6.00", "6.25", "6.50", "6.75", "7.00"]))
     loads, per_load = rng.randint(40, 120), Decimal(rng.choice(["45.00", "50.00", "55.00", "60.00"]))
     lines = [{"amount": f"{cy * rate:.2f}", "description": f"Mass excavation \u2014 Bldg A footprint, "
                                                            f"{cy:,} CY @ ${rate:.2f}/CY"},
