@@ -298,3 +298,42 @@ def test_cli_report_and_its_errors(tmp_path):
     assert result.exit_code == 2 and "not a cfab results file" in result.output
     with pytest.raises(ResultsError):
         load_entries([])
+
+
+def _sweep(path: Path, model: str | None, policy: str, outcomes: list[bool], split: str | None) -> Path:
+    prefix = "cf_A_etc_forecast_pro-" if split == "private" else "cf_A_etc_forecast_"
+    tasks = [{"instance_id": f"{prefix}{1000 + i}", "domain": "Project Accounting", "family": "A_etc_forecast",
+              "difficulty": 2, "apps": ["procore", "vista_erp"], "money_movement_guard": False,
+              "runs": [{"passed": ok, "score": 1.0 if ok else 0.0, "verdict": [], "reply": "", "calls": [],
+                        "guarded_calls": []}]} for i, ok in enumerate(outcomes)]
+    data = {"policy": policy, "model": model, "k": 1, "transport": "http" if split == "private" else "tools",
+            "n_tasks": len(tasks), "tasks": tasks, **({"split": split} if split else {})}
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_public_vs_private_deltas_per_model(tmp_path):
+    """The contamination signal: one row per model with results on both the public corpus and
+    the private split; Wilson intervals over 10 tasks: 10/10 -> [0.7225, 1], 2/10 -> [0.0567, 0.5098]
+    (separate); 3/5 -> [0.2307, 0.8824] and 2/5 -> [0.1176, 0.7693] (overlap)."""
+    files = [_sweep(tmp_path / "a-pub.json", "model-a", "llm-tools", [True] * 10, "test"),
+             _sweep(tmp_path / "a-pro.json", "model-a", "llm-tools", [True, True] + [False] * 8, "private"),
+             _sweep(tmp_path / "b-pub.json", "model-b", "llm-tools", [True, True, True, False, False], None),
+             _sweep(tmp_path / "b-pro.json", "model-b", "llm-tools", [True, True, False, False, False], "private"),
+             _sweep(tmp_path / "c-pub.json", "model-c", "llm-tools", [True, False], "dev")]
+    out = tmp_path / "report"
+    summary = build_report(files, out)
+    assert "contamination" in summary["tables"]
+    assert "model-a · private" in summary["entries"] and "model-a" in summary["entries"]
+    got = {r["Model"]: r for r in rows(out, "contamination")}
+    assert set(got) == {"model-a", "model-b"}  # model-c ran the public split only
+    a, b = got["model-a"], got["model-b"]
+    assert a["Public #"] == "10" and a["Private #"] == "10"
+    assert float(a["Public pass^1 ci_low"]) == pytest.approx(0.72246, abs=1e-4)
+    assert float(a["Private pass^1 ci_high"]) == pytest.approx(0.50984, abs=1e-4)
+    assert float(a["private − public pass^1"]) == pytest.approx(-0.8)
+    assert "contamination signal" in a["Signal"]
+    assert float(b["private − public pass^1"]) == pytest.approx(-0.2) and b["Signal"] == WITHIN_NOISE
+    assert "Public vs. private" in (out / "tables" / "report.md").read_text()
+    # without a private file there is no such table
+    assert "contamination" not in build_report(files[:1] + files[2:3], tmp_path / "r2")["tables"]

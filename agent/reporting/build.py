@@ -24,7 +24,8 @@ from .table import latex, markdown, to_csv
 def tables_for(stats: list[EntryStats]) -> list:
     """Every table, in the order the leaderboard shows them (the PM block only when present)."""
     built = [rates.overall_table(stats), rates.domain_table(stats), rates.difficulty_table(stats),
-             rates.pm_table(stats), rates.comparison_table(stats), behaviour.guard_table(stats),
+             rates.pm_table(stats), rates.comparison_table(stats), rates.contamination_table(stats),
+             behaviour.guard_table(stats),
              behaviour.variant_table(stats), behaviour.infra_table(stats),
              behaviour.usage_table(stats), rates.task_table(stats)]
     return [t for t in built if t is not None]

@@ -54,6 +54,12 @@ class Entry:
         return self.results["tasks"]
 
     @property
+    def split(self) -> str:
+        """"private" for a run of the private split (CFAgentBench-Pro, `cfab run --split private`);
+        otherwise "public" (the whole public suite, or its dev or test partition)."""
+        return "private" if self.results.get("split") == "private" else "public"
+
+    @property
     def is_baseline(self) -> bool:
         return self.model is None and self.policy in BASELINES
 
@@ -85,7 +91,8 @@ def load_entries(paths) -> list[Entry]:
     entries = [read_results(p) for p in paths]
     if not entries:
         raise ResultsError("no results files given")
-    base = [e.model or BASELINES.get(e.policy, e.policy) for e in entries]
+    base = [(e.model or BASELINES.get(e.policy, e.policy)) + (" · private" if e.split == "private" else "")
+            for e in entries]
     for entry, name in zip(entries, base):
         clash = base.count(name) > 1
         entry.label = f"{name} ({entry.transport}, k={entry.k})" if clash else name

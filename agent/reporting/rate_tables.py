@@ -2,7 +2,7 @@
 the pairwise comparisons."""
 from __future__ import annotations
 
-from .compare import against_leader, compare, leader, pairs
+from .compare import WITHIN_NOISE, against_leader, compare, leader, overlap, pairs
 from .load import slugify
 from .stats import DIFFICULTY, EntryStats, Rates, domain_key, pm_platform
 from .table import Column, Table
@@ -182,3 +182,49 @@ def comparison_table(stats: list[EntryStats]) -> Table:
             table.rows.append([a.entry.label, b.entry.label, result.n, name, ci(result.a, metric),
                                ci(result.b, metric), diff, result.verdict])
     return table
+
+
+CONTAMINATION_NOTE = ("The same model on the public corpus and on the private split (CFAgentBench-Pro: "
+                      "salted instances of the same families, scored by the maintainer's server). The "
+                      "task sets differ, so the two rates are compared by their task-level 95% Wilson "
+                      "intervals: a public rate above a private one whose intervals separate is the "
+                      "contamination signal; overlapping intervals are within noise.")
+
+
+def contamination_table(stats: list[EntryStats]) -> Table | None:
+    """Public vs private per model (the paper's contamination signal); None unless some model
+    has results on both."""
+    groups: dict[str, dict[str, EntryStats]] = {}
+    for s in stats:
+        if s.entry.is_oracle:
+            continue
+        key = s.entry.model or s.entry.policy
+        groups.setdefault(key, {}).setdefault(s.entry.split, s)  # the first file of each split
+    both = {key: g for key, g in groups.items() if {"public", "private"} <= set(g)}
+    if not both:
+        return None
+    columns = [Column("Model"), Column("#", "int", "Public"), Column("pass^1", "ci", "Public"),
+               Column("#", "int", "Private"), Column("pass^1", "ci", "Private"),
+               Column("private − public pass^1", "delta"), Column("pass^k", "ci", "Public"),
+               Column("pass^k", "ci", "Private"), Column("private − public pass^k", "delta"),
+               Column("Signal")]
+    table = Table("contamination", "Public vs. private", CONTAMINATION_NOTE, columns)
+    for key, g in both.items():
+        pub, pri = g["public"].overall(), g["private"].overall()
+        d1 = None if pub.pass1 is None or pri.pass1 is None else pri.pass1 - pub.pass1
+        same_k = g["public"].k == g["private"].k
+        dk = None if not same_k or pub.passk is None or pri.passk is None else pri.passk - pub.passk
+        table.rows.append([g["public"].entry.model or g["public"].entry.label, pub.n, ci(pub, "pass1"), pri.n,
+                           ci(pri, "pass1"), d1, ci(pub, "passk") if same_k else None,
+                           ci(pri, "passk") if same_k else None, dk, contamination_signal(pub, pri)])
+    return table
+
+
+def contamination_signal(pub: Rates, pri: Rates) -> str:
+    if pub.pass1 is None or pri.pass1 is None:
+        return "not comparable (a split has no scored task)"
+    if overlap(pub.pass1_ci, pri.pass1_ci):
+        return WITHIN_NOISE
+    if pub.pass1 > pri.pass1:
+        return "public ahead (intervals separate): contamination signal"
+    return "private ahead (intervals separate)"
