@@ -249,6 +249,17 @@ def register(app, host: PrivateHost) -> None:
     app.extensions["cfab_private"] = host
     app.register_blueprint(private_bp, url_prefix="/private")
 
+    @app.before_request
+    def _no_launcher_episodes():
+        """On the private server every episode is a participant's run (POST /private/runs):
+        the launcher opens none (its sandbox would show the private world to anyone who can
+        reach the server, without a token) and shows no public task pages; its home page,
+        where an agent's browser lands, stays."""
+        if request.blueprint == "launcher" and (request.method == "POST" or
+                                               request.endpoint in ("launcher.task_page", "launcher.policy")):
+            abort(403, description="This server hosts the private split: runs are opened over its "
+                                   "private API (POST /private/runs) with a participant token.")
+
 
 # ---------------------------------------------------------------- the commands
 

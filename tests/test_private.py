@@ -44,7 +44,9 @@ def world():
 def test_every_family_contributes_private_instances_and_the_public_book_is_untouched(world):
     before = hashlib.sha256(dumps(load_book()).encode()).hexdigest()
     families = {t.family for t in world.tasks}
-    assert families == {f.name for f in FAMILIES if f.private} and not world.missing_families
+    assert families == {f.name for f in FAMILIES if f.private}
+    assert set(world.missing_families) == {f.name for f in FAMILIES if not f.private}
+    assert {"A_etc_forecast", "H_procore_erp_sync", "C_invoice_code", "C_coi_hold", "G_sub_accrual"} <= families
     assert all(t.instance_id.startswith(f"cf_{t.family}_pro-") for t in world.tasks)
     public_ids = {t.instance_id for t in all_tasks()}
     assert not public_ids & {t.instance_id for t in world.tasks}
@@ -220,6 +222,14 @@ def test_the_private_api_refuses_bad_requests_and_answers_pass_and_score_only(pr
     assert again.status_code == 409 and again.json()["passed"] is False and "diff" not in again.json()
     gone = requests.post(f"{url}/runs/nope/submit", json={"reply": "x"}, headers=auth, timeout=30)
     assert gone.status_code == 404
+    # the launcher opens no episode of the private world, for anyone
+    browser = private_server.browser()
+    assert browser.refresh_csrf()
+    for path in ("/episodes/new", f"/tasks/{all_tasks()[0].instance_id}/start"):
+        resp = browser.post(path, data={"csrf_token": browser.csrf})
+        assert resp.status_code == 403 and "private split" in resp.get_data(as_text=True), path
+    assert browser.get(f"/tasks/{all_tasks()[0].instance_id}").status_code == 403
+    assert browser.get("/").status_code == 200
 
 
 def test_cfab_run_split_private_journals_and_resumes(private_server, world, salt_file, tmp_path):
