@@ -134,3 +134,37 @@ def test_a_body_over_the_limit_is_a_413_and_the_limit_is_configurable(store):
 def test_a_form_post_over_the_limit_is_a_413_page(client):
     resp = client.post("/episodes/new", data={"csrf_token": client.csrf, "pad": "x" * (1024 * 1024 + 10)})
     assert resp.status_code == 413
+
+
+def test_the_snapshot_digest_is_the_snapshots_sha256_and_moves_only_with_the_state(flask_app, agent):
+    """GET /admin/episodes/<id>/snapshot/digest (admin token only): per app, the sha256 of the
+    bytes /snapshot?app= answers; a refused call leaves it as it was, a write moves it."""
+    import hashlib
+
+    client, auth, episode = agent
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    url = f"/admin/episodes/{episode.id}/snapshot/digest"
+    assert client.get(url).status_code == 401 and client.get(url).is_json
+    assert client.get(url, headers=auth).status_code == 403  # an agent's token is not the admin's
+    first = client.get(url, headers=admin).get_json()
+    assert sorted(first) == sorted(episode.apps)
+    for app, digest in first.items():
+        assert digest == hashlib.sha256(episode.apps[app].snapshot()).hexdigest()
+    assert client.get(url + "?app=box", headers=admin).get_json() == {"box": first["box"]}
+    refused = client.post("/api/tools/box.files.upload", json={"name": "\u202efdp.exe", "folder_id": "nope",
+                                                              "content": "x"},
+                          headers=auth)
+    assert refused.status_code in (400, 404)
+    assert client.get(url, headers=admin).get_json() == first
+    hold = client.post("/api/tools/vista_erp.ap.payment_hold.create",
+                       json={"vendor_id": episode_vendor(client, auth), "reason": "COI expired"}, headers=auth)
+    assert hold.status_code == 200, hold.get_json()
+    after = client.get(url, headers=admin).get_json()
+    assert after["vista_erp"] != first["vista_erp"] and {a: d for a, d in after.items() if a != "vista_erp"} == \
+        {a: d for a, d in first.items() if a != "vista_erp"}
+    assert after["vista_erp"] == hashlib.sha256(episode.apps["vista_erp"].snapshot()).hexdigest()
+
+
+def episode_vendor(client, auth) -> str:
+    rows = client.post("/api/tools/vista_erp.ap.vendors.list", json={}, headers=auth).get_json()["items"]
+    return rows[0]["vendor_id"]

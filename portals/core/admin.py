@@ -114,6 +114,16 @@ def snapshot(episode_id):
     return current_app.response_class(b"{" + body + b"}", mimetype="application/json")
 
 
+@admin_bp.get("/episodes/<episode_id>/snapshot/digest")
+def snapshot_digest(episode_id):
+    """{app: sha256 hex of that app's snapshot bytes}: a cheap "did anything change" for a
+    client that would otherwise fetch and compare whole snapshots (?app=NAME as /snapshot)."""
+    episode = _episode(episode_id)
+    only = _only_apps(episode)
+    digests = episode.snapshot_digest()
+    return jsonify({app: d for app, d in digests.items() if only is None or app in only})
+
+
 @admin_bp.post("/episodes/<episode_id>/restore")
 def restore_snapshot(episode_id):
     """Replace the state of the named apps with their snapshots: all of them, or none."""

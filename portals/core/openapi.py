@@ -47,7 +47,53 @@ def operation_id(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
-def tool_operation(tool: dict) -> dict:
+PAGING = ("page", "per_page")
+
+
+def _lists(tool: dict) -> bool:
+    """A list tool pages its rows ({"items": [...], "page", ...}): it takes `page` and `per_page`."""
+    return all(name in tool["parameters"]["properties"] for name in PAGING)
+
+
+def _names_a_record(schema: dict) -> bool:
+    """An argument that can hold a record's key: a plain string or whole number, not an enum,
+    a date, an amount or a list."""
+    return schema.get("type") in ("string", "integer") and not \
+        ({"enum", "format", "pattern"} & set(schema))
+
+
+def links_by_tool(tools: list[dict]) -> dict[str, dict]:
+    """OpenAPI links from each list tool's result to the tools that take what its rows carry.
+
+    Derived from the schemas alone: a list tool that filters on an argument (`vendor_id`)
+    lists rows that carry it, so the first row's value (`$response.body#/items/0/vendor_id`)
+    can feed every other tool of the same app that requires an argument of that name (a key,
+    not free text). A list whose rows leave out what it filters on (cost codes filtered by job)
+    publishes a link that resolves to nothing, and schemathesis then generates the value;
+    tests/test_hardening_schemathesis.py checks that most links resolve against the seeded book."""
+    required = {(t["app"], name) for t in tools for name in t["parameters"].get("required", [])}
+    out: dict[str, dict] = {}
+    for source in sorted(tools, key=lambda t: t["name"]):
+        if not _lists(source):
+            continue
+        links = {}
+        for name, schema in sorted(source["parameters"]["properties"].items()):
+            if name in PAGING or not _names_a_record(schema) or (source["app"], name) not in required:
+                continue
+            for target in sorted(tools, key=lambda t: t["name"]):
+                if target is source or target["app"] != source["app"] or \
+                        name not in target["parameters"].get("required", []):
+                    continue
+                links[f"{name}->{operation_id(target['name'])}"] = {
+                    "operationId": operation_id(target["name"]),
+                    "requestBody": {name: f"$response.body#/items/0/{name}"},
+                    "description": f"The first row's {name}, as {target['name']}'s {name}."}
+        if links:
+            out[source["name"]] = links
+    return out
+
+
+def tool_operation(tool: dict, links: dict | None = None) -> dict:
     summary = tool["description"].split(". ")[0][:120]
     kind = {"read": "Reads only.", "write": "Writes to this episode's records.",
             "guarded": "GUARDED: never executed; the call is staged for a person and put on record."}
@@ -63,6 +109,8 @@ def tool_operation(tool: dict) -> dict:
                               "content": {"application/json": {"schema": {"type": "object"}}}},
                       **{code: _error_response(text) for code, text in REFUSALS.items()}},
     }
+    if links:
+        op["responses"]["200"]["links"] = links
     return op
 
 
@@ -75,8 +123,9 @@ def document(tools: list[dict], server_url: str = "/") -> dict:
                 "schema": {"type": "array", "items": {"type": "object"}}}}},
                 "401": _error_response(REFUSALS["401"])}}},
     }
+    links = links_by_tool(tools)
     for tool in sorted(tools, key=lambda t: t["name"]):
-        paths[f"/api/tools/{tool['name']}"] = {"post": tool_operation(tool)}
+        paths[f"/api/tools/{tool['name']}"] = {"post": tool_operation(tool, links.get(tool["name"]))}
     return {
         "openapi": OPENAPI_VERSION,
         "info": {"title": "CFAgentBench tool API", "version": "1",
