@@ -62,11 +62,15 @@ def gate_failures(world, progress=None) -> list[str]:
 def build_private(out: str | Path, salt_file, gate: bool = True, progress=None) -> dict:
     """Compile the private split of the salt in `salt_file` into `out`; nothing is written
     unless every record is schema-valid and (with `gate`) passes the admission gate."""
-    from tasks.private import world_from_file
+    from tasks.private import public_collisions, world_from_file
 
     from .dataset import DatasetError, _write_text, schema_errors
 
     world = world_from_file(salt_file)
+    clashes = public_collisions(world)
+    if clashes:  # the families draw such figures again; a family that does not is caught here
+        raise DatasetError("private answers that are figures of the public book (make another salt, or "
+                           "have the family draw them again):\n  " + "\n  ".join(clashes))
     recs = private_records(world)
     bad = [f"{r['instance_id']}: {e}" for r in recs for e in schema_errors(r)]
     if bad:

@@ -112,6 +112,23 @@ def world_from_file(path: str | Path | None) -> World:
 MONEY = r"-?\d+\.\d{2}"
 
 
+@lru_cache(maxsize=1)
+def public_figures() -> frozenset:
+    """Every money figure of the public book ("14350.00"): a salted figure drawn again when it
+    is one of these, so that no private answer is a number the public repository holds."""
+    import re
+
+    from seeds.book import dumps, load_book
+
+    return frozenset(re.findall(r"(?<![\d.])\d+\.\d{2}(?![\d])", dumps(load_book())))
+
+
+def public_collisions(world) -> list[str]:
+    """The private instances whose money answers occur among the public book's figures."""
+    return [f"{t.instance_id}: {v}" for t in world.tasks for v in sorted(money_answers(t.evaluator))
+            if v in public_figures()]
+
+
 def money_answers(evaluator: dict) -> set[str]:
     """The money figures an evaluator compares against: its expected assertions' values and its
     reply claims' amounts (canonical strings like "3706560.00"), zero left out."""

@@ -259,3 +259,14 @@ def test_every_private_instance_passes_the_admission_gate(world):
     """The families' gates hold on the salted world too: oracle 1.0, no-op and over-eager 0, the
     near-misses fail for their reasons, the variants pass, no leaks, the reply corpus holds."""
     assert pv.gate_failures(world) == []
+
+
+def test_a_private_answer_that_is_a_public_figure_is_refused(world, salt_file, tmp_path, monkeypatch):
+    """The families draw a salted figure again when the public book holds it; a build that
+    still meets one (a family that does not) writes nothing and names the instance."""
+    task = next(t for t in world.tasks if tp.money_answers(t.evaluator))
+    value = sorted(tp.money_answers(task.evaluator))[0]
+    monkeypatch.setattr(tp, "public_figures", lambda: frozenset({value}))
+    with pytest.raises(ds.DatasetError, match=rf"{task.instance_id}: {value}"):
+        pv.build_private(tmp_path / "out", salt_file, gate=False)
+    assert not (tmp_path / "out").exists()

@@ -178,15 +178,22 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     """Other active budgeted jobs than the public ones, each budget line's forecast to complete
     moved by a salted factor (80-125%, whole dollars): the PM's total is the salt's, not the
     public book's (the gate's do-nothing run checks it still differs from Vista's stale projection)."""
+    from ..private import public_figures
+
     budgeted = {b["job"] for b in book["budget_lines"]}
     candidates = sorted(j["job"] for j in book["jobs"] if j["status"] == "active" and j["job"] in budgeted
                         and j["job"] not in JOBS and ("budget_lines", j["job"]) not in claimed)
     chosen = sorted(rng.sample(candidates, min(len(JOBS), len(candidates))))
     for job in chosen:
         claimed.add(("budget_lines", job))
-        for line in (b for b in book["budget_lines"] if b["job"] == job):
-            factor = Decimal(rng.randint(8000, 12500)) / 10000
-            line["forecast_to_complete"] = f"{(Decimal(line['forecast_to_complete']) * factor).quantize(Decimal(1)):.2f}"
+        lines = [b for b in book["budget_lines"] if b["job"] == job]
+        base = [Decimal(b["forecast_to_complete"]) for b in lines]
+        while True:  # drawn again while the total is a figure the public book holds
+            for line, value in zip(lines, base):
+                factor = Decimal(rng.randint(8000, 12500)) / 10000
+                line["forecast_to_complete"] = f"{(value * factor).quantize(Decimal(1)):.2f}"
+            if forecast_total(book, job) not in public_figures():
+                break
     return [{"job": job} for job in chosen]
 
 

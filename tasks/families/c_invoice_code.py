@@ -369,6 +369,8 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     email. The vendor, job, cost code and commitment it codes to are the public instance's."""
     from datetime import timedelta
 
+    from ..private import public_figures
+
     key = ("documents", f"{INVOICE}.pdf")
     if key in claimed:
         return []
@@ -377,14 +379,17 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     old_total = doc["fields"]["total"]
     # whole dollars, as the public invoice's (the family's reply corpus says the amount rounded):
     # a quarter-dollar rate on a multiple of 4 yards
-    cy, rate = 4 * rng.randint(275, 600), Decimal(rng.choice(["5.75", "6.00", "6.25", "6.50", "6.75", "7.00"]))
-    loads, per_load = rng.randint(40, 120), Decimal(rng.choice(["45.00", "50.00", "55.00", "60.00"]))
-    lines = [{"amount": f"{cy * rate:.2f}", "description": f"Mass excavation \u2014 Bldg A footprint, "
-                                                           f"{cy:,} CY @ ${rate:.2f}/CY"},
-             {"amount": f"{loads * per_load:.2f}", "description": f"Haul-off of unsuitable material, "
-                                                                  f"{loads} loads @ ${per_load:.2f}/load"}]
+    while True:  # drawn again while the total is a figure the public book holds
+        cy, rate = 4 * rng.randint(275, 600), Decimal(rng.choice(["5.75", "6.00", "6.25", "6.50", "6.75", "7.00"]))
+        loads, per_load = rng.randint(40, 120), Decimal(rng.choice(["45.00", "50.00", "55.00", "60.00"]))
+        lines = [{"amount": f"{cy * rate:.2f}", "description": f"Mass excavation \u2014 Bldg A footprint, "
+                                                               f"{cy:,} CY @ ${rate:.2f}/CY"},
+                 {"amount": f"{loads * per_load:.2f}", "description": f"Haul-off of unsuitable material, "
+                                                                      f"{loads} loads @ ${per_load:.2f}/load"}]
+        total = f"{sum(Decimal(ln['amount']) for ln in lines):.2f}"
+        if total not in public_figures():
+            break
     invoiced = date(2026, 6, rng.randint(19, 26))
-    total = f"{sum(Decimal(ln['amount']) for ln in lines):.2f}"
     doc["fields"] = {**doc["fields"], "lines": lines, "total": total, "invoice_date": invoiced.isoformat(),
                      "due_date": (invoiced + timedelta(days=30)).isoformat()}
     for message in book["mail"]:

@@ -431,6 +431,8 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     was and the next candidate tried."""
     from seeds.util import money
 
+    from ..private import public_figures
+
     invoiced, pending = {}, {}
     for b in book["ap_bills"]:
         if b["commitment"]:
@@ -472,8 +474,9 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
         accrued = {n for ln in a.lines for n in ln.commitments}
         # what the family's gate needs to mean something: two lines (a lumped entry differs),
         # a covered sub, a small one, and an accrued sub with a pay app still unapproved
-        # (Procore's invoiced to date counts it)
-        if not (len(a.lines) >= 2 and a.covered and a.small and accrued & unapproved):
+        # (Procore's invoiced to date counts it); and no figure the public book holds
+        figures = {ln.amount for ln in a.lines} | {a.total}
+        if not (len(a.lines) >= 2 and a.covered and a.small and accrued & unapproved) or figures & public_figures():
             for c, wip in zip(subs, before):
                 c["work_in_place"] = wip
             continue
