@@ -61,7 +61,13 @@ def main():
 @click.option("--max-retries", type=click.IntRange(0, 20), default=4, show_default=True,
               help="Retries on 429 / 5xx / connection errors, with exponential backoff.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Episodes run concurrently (threads).")
+              help="Episodes run concurrently (threads; with --backend ray, Ray workers).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="local: this process's threads; ray: Ray workers, each with its own episode store "
+                   "(and server and Chromium for the browser), on this machine or --address's cluster.")
+@click.option("--address", default=None, metavar="ADDR",
+              help="--backend ray: a running Ray cluster (HEAD:6379, or 'auto' for `ray start` here); "
+                   "default: Ray starts on this machine for the sweep.")
 @click.option("--judge-model", default=None, help="Model for the L3 narrative judge (tasks with a judge rubric).")
 @click.option("--judge-base-url", default=None, help="Judge endpoint (default: --base-url).")
 @click.option("--resume", default=None, metavar="FILE",
@@ -69,7 +75,7 @@ def main():
 def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_url, api_key_env, max_steps,
         temperature, sampling_seed, max_tokens, extra_body, screenshots, price_in, price_out,
         max_cost, max_retries, workers, judge_model, judge_base_url, resume, servers, admin_token,
-        remote, private_token, salt_file):
+        remote, private_token, salt_file, backend, address):
     """Run a policy over the suite and print pass^1 / pass^k."""
     from tasks.registry import select
 
@@ -134,15 +140,29 @@ def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_u
     if resume and out and out != resume:
         raise click.UsageError("--resume FILE continues that file: leave out --out or give the same path")
     out = resume or out or f"results/{tag}-{transport}.json"
+    if address and backend != "ray":
+        raise click.UsageError("--address is a Ray cluster's: it goes with --backend ray")
+    if backend == "ray" and split == "private":
+        raise click.UsageError("--split private runs on its server's episodes: --backend ray runs the "
+                               "public suite")
     if store is None:
         store = _remote_store(transport, servers, admin_token)
+    from contextlib import nullcontext
+
     try:
-        results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet, workers=workers,
-                            max_cost=max_cost, judge=judge, resume=bool(resume), store=store,
-                            command=_command_line(click.get_current_context()), meta=meta)
+        with _ray_backend(workers, address) if backend == "ray" else nullcontext() as cluster:
+            results = run_suite(chosen, agent, transport, k, out=out, progress=not quiet, workers=workers,
+                                max_cost=max_cost, judge=judge, resume=bool(resume), store=store,
+                                command=_command_line(click.get_current_context()), meta=meta,
+                                backend=cluster)
     except JournalMismatch as err:
         raise click.UsageError(str(err))
     print_table(results)
+    if results.get("ray"):
+        ray_run = results["ray"]
+        click.echo(f"Ray: {ray_run['workers']} workers on {ray_run['nodes']} node(s) "
+                   f"({', '.join(ray_run['hosts'])}); workers lost {ray_run['lost_workers']}, runs retried "
+                   f"{ray_run['retried_runs']}, runs lost (infrastructure errors) {ray_run['lost_runs']}")
     click.echo(f"results written to {out}")
     if results.get("transcripts"):
         click.echo(f"transcripts written to {os.path.join(os.path.dirname(out), results['transcripts'])}")
@@ -191,6 +211,17 @@ def _private_sweep(remote, token, pattern, policy, model, transport, salt_file):
             raise click.UsageError("--salt-file is not the salt of the server's private split")
         chosen = [world.get(t.instance_id) for t in chosen]
     return store, chosen
+
+
+def _ray_backend(workers: int, address: str | None):
+    from .cluster import RayBackend, RayUnavailable
+
+    try:
+        return RayBackend(workers=workers, address=address).start()
+    except RayUnavailable as err:
+        raise click.UsageError(str(err))
+    except ConnectionError as err:
+        raise click.UsageError(f"--address {address}: no Ray cluster answered ({err})")
 
 
 def _remote_store(transport: str, servers: tuple, admin_token: str | None):

@@ -79,11 +79,18 @@ class Harness:
         `infra_error` and left ungraded, since it says nothing about the agent.
         `on_transcript(events, run)` receives the run's full conversation, if it has one.
         """
+        run, transcript = self.attempt(task, policy, browser=browser)
+        judge_run(run, task, judge)
+        if on_transcript is not None and transcript is not None:
+            on_transcript(transcript, run)
+        return run
+
+    def attempt(self, task, policy, browser=None) -> tuple[dict, list | None]:
+        """The run record of one attempt before the L3 judge reads it, and its transcript (the
+        part of `run_one` a Ray worker does; the driver judges and journals)."""
         outcome, infra, meter = self.run_outcome(task, policy, browser=browser)
         if infra:
-            run = {"passed": False, "score": 0.0, "infra_error": infra,
-                   "verdict": [f"Not scored: the model provider failed ({infra})"],
-                   "reply": "", "calls": [], "guarded_calls": [], "seconds": 0.0}
+            run = infra_run(infra, f"Not scored: the model provider failed ({infra})")
         else:
             if outcome.error:
                 print(outcome.extra.get("traceback", outcome.error), file=sys.stderr)
@@ -94,13 +101,7 @@ class Harness:
             if outcome.error:
                 run["error"] = outcome.error
         run.update(meter.to_run())
-        rubric = (task.evaluator.get("judge") or {}).get("rubric")
-        if rubric and not infra:  # L3: reported beside the grade, never part of it
-            run["judge"] = judge(run["reply"], rubric, task.instruction) if judge else \
-                {"score": None, "reason": "no judge model configured (--judge-model)"}
-        if on_transcript is not None and meter.transcript is not None:
-            on_transcript(meter.transcript, run)
-        return run
+        return run, meter.transcript
 
     def run_outcome(self, task, policy, browser=None):
         """The lifecycle's outcome of one attempt: `(outcome | None, infra_error | None, meter)`."""
@@ -137,10 +138,50 @@ class Harness:
             return None, str(exc), meter
 
 
+def infra_run(reason: str, verdict: str) -> dict:
+    """A run that says nothing about the agent (a provider outage, a lost worker): recorded,
+    journaled and left out of pass^k."""
+    return {"passed": False, "score": 0.0, "infra_error": reason, "verdict": [verdict],
+            "reply": "", "calls": [], "guarded_calls": [], "seconds": 0.0}
+
+
+def judge_run(run: dict, task, judge) -> None:
+    """L3: the judge's reading of the reply, reported beside the grade, never part of it."""
+    rubric = (task.evaluator.get("judge") or {}).get("rubric")
+    if rubric and not run.get("infra_error"):
+        run["judge"] = judge(run["reply"], rubric, task.instruction) if judge else \
+            {"score": None, "reason": "no judge model configured (--judge-model)"}
+
+
+class JobQueue:
+    """The sweep's (task, attempt) runs still to start, shared by whoever runs them: `take()`
+    hands out the next one (None once the queue is empty or the cost ceiling is reached)."""
+
+    def __init__(self, jobs: list, budget: Budget):
+        self._jobs = list(jobs)
+        self._budget = budget
+        self._lock = threading.Lock()
+
+    def take(self):
+        with self._lock:
+            if self._budget.exhausted() or not self._jobs:
+                return None
+            return self._jobs.pop(0)
+
+    def put_back(self, job) -> None:
+        """A run that was started but lost (its worker died) goes to the front again."""
+        with self._lock:
+            self._jobs.insert(0, job)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._jobs)
+
+
 def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
               progress: bool = True, store: EpisodeStore | None = None, workers: int = 1,
               max_cost: float | None = None, judge=None, resume: bool = False,
-              command: list[str] | None = None, meta: dict | None = None) -> dict:
+              command: list[str] | None = None, meta: dict | None = None, backend=None) -> dict:
     """Run every task k times (on `workers` threads); write and return the results document.
 
     `max_cost` (USD) is a ceiling: once spending reaches it no new run starts, runs already
@@ -151,6 +192,10 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
     counting their cost once. `command` is the command line that asked for the sweep (for
     the provenance; `sys.argv` is recorded as well). `meta` joins the results document's top
     level (the split a sweep ran, e.g. {"split": "private", "private_world": ...}).
+
+    `backend` (an agent.cluster.RayBackend) runs the attempts on its workers instead of this
+    process's threads; everything else here (journal, resume, cost ceiling, judge,
+    transcripts, the tally) is the same code either way.
     """
     from tqdm import tqdm
 
@@ -168,39 +213,55 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
         if instance_id in slots and attempt < k:
             slots[instance_id][attempt] = run
             budget.charge(run.get("cost_usd", 0.0) + (run.get("judge") or {}).get("cost_usd", 0.0), instance_id)
-    jobs = [(task, attempt) for task, attempt in jobs if slots[task.instance_id][attempt] is None]
-    lock = threading.Lock()
-    bar = tqdm(total=len(jobs), disable=not progress, unit="run", desc=f"{policy.name}/{transport}")
+    queue = JobQueue([(task, attempt) for task, attempt in jobs if slots[task.instance_id][attempt] is None],
+                     budget)
+    bar = tqdm(total=len(queue), disable=not progress, unit="run", desc=f"{policy.name}/{transport}")
+    finish_lock = threading.Lock()
 
-    def next_job():
-        with lock:
-            if budget.exhausted() or not jobs:
-                return None
-            return jobs.pop(0)
+    def finish(task, attempt: int, run: dict) -> None:
+        """A finished run: into its slot and the journal, its cost charged (once)."""
+        with finish_lock:
+            if slots[task.instance_id][attempt] is not None:
+                raise RuntimeError(f"{task.instance_id} attempt {attempt} finished twice")
+            slots[task.instance_id][attempt] = run
+        if journal:
+            journal.append(task.instance_id, attempt, run)
+        budget.charge(run.get("cost_usd", 0.0) + (run.get("judge") or {}).get("cost_usd", 0.0),
+                      task.instance_id)
+        bar.update(1)
 
-    with Harness(transport, store, workers) as harness:
-        used_store = harness.store
+    def sink_for(task, attempt):
+        return None if transcripts is None else (
+            lambda events, run, t=task.instance_id, a=attempt: transcripts.write(t, a, events, run))
 
-        def work():
-            with harness.worker_browser() as browser:
-                while (job := next_job()) is not None:
-                    task, attempt = job
-                    sink = None if transcripts is None else (
-                        lambda events, run, t=task.instance_id, a=attempt: transcripts.write(t, a, events, run))
-                    run = harness.run_one(task, policy, browser=browser, judge=judge, on_transcript=sink)
-                    slots[task.instance_id][attempt] = run
-                    if journal:
-                        journal.append(task.instance_id, attempt, run)
-                    budget.charge(run.get("cost_usd", 0.0) + (run.get("judge") or {}).get("cost_usd", 0.0),
-                                  task.instance_id)
-                    bar.update(1)
+    stopped = None
+    if backend is not None:
+        def delivered(task, attempt, run, transcript):  # a worker's run, judged here as run_one would
+            judge_run(run, task, judge)
+            sink = sink_for(task, attempt)
+            if sink is not None and transcript is not None:
+                sink(transcript, run)
+            finish(task, attempt, run)
 
-        if workers <= 1:
-            work()
-        else:
-            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cfab-run") as pool:
-                for future in [pool.submit(work) for _ in range(workers)]:
-                    future.result()  # re-raise a worker's unexpected exception here
+        report = backend.sweep(policy, transport, store, queue, delivered)
+        used_store, workers, stopped = store or report.world_store(), backend.workers, report.stopped
+    else:
+        with Harness(transport, store, workers) as harness:
+            used_store = harness.store
+
+            def work():
+                with harness.worker_browser() as browser:
+                    while (job := queue.take()) is not None:
+                        task, attempt = job
+                        finish(task, attempt, harness.run_one(task, policy, browser=browser, judge=judge,
+                                                              on_transcript=sink_for(task, attempt)))
+
+            if workers <= 1:
+                work()
+            else:
+                with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cfab-run") as pool:
+                    for future in [pool.submit(work) for _ in range(workers)]:
+                        future.result()  # re-raise a worker's unexpected exception here
     bar.close()
 
     records = [{"instance_id": task.instance_id, "domain": task.domain, "family": task.family,
@@ -210,12 +271,17 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
                 "runs": [r for r in slots[task.instance_id] if r is not None]} for task in tasks]
     results = {"policy": policy.name, "transport": transport, "k": k, "n_tasks": len(tasks),
                "model": getattr(policy, "model", None), "workers": workers,
+               "backend": "local" if backend is None else backend.name,
                "resumed_runs": len(journal.finished) if journal else 0,
                "provenance": provenance(policy, started, used_store, transport, k, command), **(meta or {})}
+    if backend is not None:
+        results[backend.name] = report.summary()
     if transcripts is not None and os.path.exists(transcripts.path):
         results["transcripts"] = os.path.basename(transcripts.path)
     results.update(aggregate(records, k))
     results.update(totals(records, policy, budget))
+    if results["stopped_early"] is None and stopped is not None:
+        results["stopped_early"] = stopped
     results["tasks"] = records
     if out:
         write_json_atomic(out, results)

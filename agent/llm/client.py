@@ -46,6 +46,17 @@ class ChatClient:
         self._sdk = None
         self._lock = threading.Lock()
 
+    def __getstate__(self):
+        """Picklable (a Ray worker gets the policy by value): the SDK client and its lock are
+        made again where the client is used."""
+        state = dict(self.__dict__)
+        state["_sdk"], state["_lock"] = None, None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     def _client(self):
         # Built on first use (and once, under a lock): importing the SDK and reading the key
         # should not happen for a sweep that never calls a model.
