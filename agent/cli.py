@@ -372,6 +372,12 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
               help="Live episodes opened over HTTP; at the cap the least recently used idle one is freed, else 429.")
 @click.option("--new-episodes-per-minute", type=click.IntRange(1), default=120, show_default=True,
               help="Episodes the launcher may open per minute, server-wide (429 above it).")
+@click.option("--tool-calls-per-minute", type=click.IntRange(0), default=600, show_default=True,
+              help="Tool-API calls and portal form posts one episode may make per minute (429 above it; 0: no limit).")
+@click.option("--new-episodes-per-client-per-minute", type=click.IntRange(0), default=20, show_default=True,
+              help="Episodes the launcher opens per minute for one client address (429 above it; 0: no limit).")
+@click.option("--proxy-hops", type=click.IntRange(0, 5), default=0, show_default=True,
+              help="Proxies in front that set X-Forwarded-For: the client address is read from it (0: the peer's).")
 @click.option("--access-log", is_flag=True, help="Log every request (by default only server errors, 5xx).")
 @click.option("--app", "hosted", multiple=True, metavar="NAME",
               help="Host only this app (repeatable), as the paper's per-app shim; default: every app.")
@@ -389,7 +395,8 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
 @click.option("--private-token", envvar="CFAB_PRIVATE_TOKEN", default=None,
               help="--split private: the participants' bearer token (default $CFAB_PRIVATE_TOKEN, else random).")
 def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, max_episodes,
-          new_episodes_per_minute, access_log, hosted, admin_token, secret_key, serve_split, salt_file,
+          new_episodes_per_minute, tool_calls_per_minute, new_episodes_per_client_per_minute, proxy_hops,
+          access_log, hosted, admin_token, secret_key, serve_split, salt_file,
           private_results, private_token):
     """Serve the task launcher and every portal (or --app NAME) on loopback, unless --host says otherwise."""
     from portals.core.hosting import HostedStore
@@ -430,7 +437,13 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
     app = create_app(store, secret_key=secret_key, admin_token=admin_token,
                      limits=Limits(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth,
                                    max_episodes=max_episodes,
-                                   new_episodes_per_minute=new_episodes_per_minute))
+                                   new_episodes_per_minute=new_episodes_per_minute,
+                                   tool_calls_per_minute=tool_calls_per_minute,
+                                   new_episodes_per_client_per_minute=new_episodes_per_client_per_minute))
+    if proxy_hops:  # the client address (per-client rates) is the one the proxies saw
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxy_hops)
     app.config["CFAB_RECORDINGS"] = str(Path(recordings or "recordings").resolve())
     clean_leftovers(app.config["CFAB_RECORDINGS"])  # left by a kill during Finish
     if world is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import httpx
 
@@ -161,6 +162,17 @@ def _drop(part: Part) -> None:
         raise RemoteError(f"{part.server.url}: dropping episode {part.id} answered {resp.status_code}")
 
 
+RATE_RETRIES = 4  # a tool call refused by the server's rate limit (429) is sent again this often
+
+
+def _retry_after(resp: httpx.Response) -> float:
+    """The seconds a 429 asks to wait (Retry-After), from 1 to 60."""
+    try:
+        return min(60.0, max(1.0, float(resp.headers.get("Retry-After", 1))))
+    except ValueError:
+        return 1.0
+
+
 def _reached_the_tool(resp: httpx.Response) -> bool:
     """Whether the server's dispatcher saw this call (and so logged it): not a body refused
     unread, a token refused, a rate limit, or a proxy's error; a 500 is a tool that failed."""
@@ -199,7 +211,11 @@ class RemoteEpisode:
     def call(self, app: str, name: str, args: dict) -> httpx.Response:
         index = self.part_of(app)
         part = self.parts[index]
-        resp = part.server.request("POST", f"/api/tools/{name}", token=part.agent_token, body=args)
+        for _ in range(RATE_RETRIES):  # a 429 never reached the tool: waiting and sending again is safe
+            resp = part.server.request("POST", f"/api/tools/{name}", token=part.agent_token, body=args)
+            if resp.status_code != 429:
+                break
+            time.sleep(_retry_after(resp))
         if _reached_the_tool(resp):
             with self._lock:
                 self._order.append(index)

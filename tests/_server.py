@@ -167,8 +167,11 @@ def running_cfab(folder: Path, *flags: str, timeout: float = 180):
 
 @pytest.fixture(scope="session")
 def cfab_server(tmp_path_factory):
-    """One real server for the session's over-HTTP tests, with room for their episodes."""
+    """One real server for the session's over-HTTP tests, with room for their episodes and no
+    rates: they fuzz and crawl one episode as fast as they can from one address on purpose (the
+    rates are tested on servers of their own, tests/test_hardening_http.py)."""
     with running_cfab(tmp_path_factory.mktemp("cfab-serve"), "--max-episodes", "256",
-                      "--new-episodes-per-minute", "1000") as server:
+                      "--new-episodes-per-minute", "1000", "--tool-calls-per-minute", "0",
+                      "--new-episodes-per-client-per-minute", "0") as server:
         yield server
         assert server.alive(), "the server process died during the tests"

@@ -145,7 +145,8 @@ def test_serve_flags_set_the_limits_and_leftovers_are_cleaned_at_start(tmp_path)
     killed.write_bytes(b"")  # a SIGKILL during Finish
     old = time.time() - recording.LEFTOVER_SECONDS - 5
     os.utime(killed, (old, old))
-    with running_cfab(tmp_path, "--max-episodes", "2", "--max-body-bytes", "2048") as server:
+    with running_cfab(tmp_path, "--max-episodes", "2", "--max-body-bytes", "2048",
+                      "--tool-calls-per-minute", "6") as server:
         assert not killed.exists()
         made = [server.open_episode(["box"]) for _ in range(2)]
         full = server.admin("POST", "/episodes", {"apps": ["box"]}, raw=True)
@@ -156,6 +157,36 @@ def test_serve_flags_set_the_limits_and_leftovers_are_cleaned_at_start(tmp_path)
         assert page.status_code == 429 and "<html" in page.get_data(as_text=True)
         big = server.tool(made[0]["agent_token"], "box.search", {"query": "x" * 4000})
         assert big.status_code == 413 and big.json()["error"] == "too_large"
+        # the big one above was call 1 of episode 0's 6 a minute; episode 1 has its own 6
+        answers = [server.tool(made[0]["agent_token"], "box.search", {"query": "lien"}) for _ in range(6)]
+        assert [a.status_code for a in answers] == [200] * 5 + [429]
+        limited = answers[-1]
+        assert limited.json()["error"] == "too_many" and 1 <= int(limited.headers["Retry-After"]) <= 60
+        assert len(server.admin("GET", f"/episodes/{made[0]['episode_id']}/calls")) == 5  # the 429 ran nothing
+        assert server.tool(made[1]["agent_token"], "box.search", {"query": "lien"}).status_code == 200
         server.drop(made[0]["episode_id"])
         assert server.admin("POST", "/episodes", {"apps": ["box"]}, raw=True).status_code == 201
         assert not server.server_errors(), server.server_errors()
+
+
+def test_serve_turns_the_rates_on_by_default(tmp_path):
+    """`cfab serve` with no flags: 20 launcher episodes a minute from one address, the 21st a
+    429 page with Retry-After (the tool-call rate's default, 600, is shown by --help)."""
+    with running_cfab(tmp_path) as server:
+        browser = server.browser()
+        statuses = []
+        for _ in range(21):
+            browser.refresh_csrf("/")
+            statuses.append(browser.post("/episodes/new", data={"csrf_token": browser.csrf}).status_code)
+        assert statuses == [302] * 20 + [429], statuses
+        page = browser.post("/episodes/new", data={"csrf_token": browser.refresh_csrf("/")})
+        assert page.status_code == 429 and "one address" in page.get_data(as_text=True)
+        assert 1 <= int(page.headers["Retry-After"]) <= 60
+        assert browser.get("/box/").status_code == 200  # the browser keeps the sandbox it had
+        assert not server.server_errors(), server.server_errors()
+    from click.testing import CliRunner
+
+    from agent.cli import main
+
+    shown = CliRunner().invoke(main, ["serve", "--help"]).output
+    assert "--tool-calls-per-minute" in shown and "600" in shown

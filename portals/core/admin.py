@@ -8,7 +8,7 @@ from flask import Blueprint, abort, current_app, jsonify, request
 
 from .environment import Environment
 from .episode import SnapshotMismatch, StoreFull
-from .limits import json_object_body, limits_of
+from .limits import check_rate, json_object_body, limits_of
 from .web import agent_token, enter_url, read_token, store_of
 
 admin_bp = Blueprint("admin", __name__)
@@ -216,13 +216,18 @@ def drop(episode_id):
     return jsonify(ok=True)
 
 
-def _agent_env() -> Environment:
+def _agent_episode():
     data = read_token(current_app, _bearer()) if _bearer() else None
     if not data or data.get("api") != 1:
         abort(401, description="Send the episode's agent token as a Bearer token.")
     episode = store_of().get(data["e"])
     if episode is None:
         abort(404, description="That episode is closed.")
+    return episode
+
+
+def _agent_env(episode=None) -> Environment:
+    episode = episode or _agent_episode()
     return Environment(episode, episode.meta.get("apps") or list(episode.apps))
 
 
@@ -241,7 +246,10 @@ def openapi():
 
 @api_bp.post("/tools/<path:name>")
 def call(name):
-    env = _agent_env()
+    episode = _agent_episode()
+    check_rate("cfab_episode_calls", episode.id, limits_of().tool_calls_per_minute,
+               "tool calls per episode")  # counted before the body is read: a refused body costs too
+    env = _agent_env(episode)
     body = json_object_body()  # anything but one JSON object is refused before a tool runs
     result = env.call(name, body)
     status = 200

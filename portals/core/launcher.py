@@ -18,7 +18,7 @@ from werkzeug.exceptions import TooManyRequests
 
 from . import recording
 from .episode import StoreFull
-from .limits import limits_of
+from .limits import check_rate, limits_of
 from .registry import load_apps
 from .web import ROOT, store_of
 
@@ -56,6 +56,8 @@ def _open_episode(apps=None):
     sandbox or a task the launcher opened) is dropped first. The server keeps at most
     `max_episodes` of them and opens at most `new_episodes_per_minute`; past either, a 429."""
     limits = limits_of()
+    check_rate("cfab_client_episodes", request.remote_addr or "", limits.new_episodes_per_client_per_minute,
+               "new episodes from one address")
     window = current_app.extensions["cfab_new_episodes"]
     if not window.allow():
         raise TooManyRequests(f"This server opens at most {limits.new_episodes_per_minute} new episodes "

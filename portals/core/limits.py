@@ -1,4 +1,5 @@
-"""What the server refuses: body size and depth, episodes per server, the rate of new episodes.
+"""What the server refuses: body size and depth, episodes per server, the rates of tool calls
+and of new episodes.
 
 Each limit is a flag of `cfab serve` (see docs/security.md, "What the server refuses"); the
 defaults below are what every `create_app` gets. A body the tool API cannot read as one JSON
@@ -27,12 +28,19 @@ class Limits:
     max_episodes: int = 64  # live episodes opened over HTTP (launcher and admin API)
     busy_seconds: float = 60.0  # an episode used this recently is never freed to make room
     new_episodes_per_minute: int = 120  # launcher episodes (no credentials), server-wide
+    # The two rates below are off (0) in code, where the runner, the e2e server and the tests
+    # work their own episodes as fast as they can; `cfab serve` turns them on (docs/security.md).
+    tool_calls_per_minute: int = 0  # per episode: tool-API calls and portal form posts
+    new_episodes_per_client_per_minute: int = 0  # launcher episodes per client address
 
     def __post_init__(self):
         for name in ("max_body_bytes", "max_admin_body_bytes", "max_json_depth", "max_episodes",
                      "new_episodes_per_minute"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        for name in ("tool_calls_per_minute", "new_episodes_per_client_per_minute"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 (no limit) or more")
 
 
 def limits_of(app=None) -> Limits:
@@ -121,29 +129,65 @@ class StrictJSONProvider(DefaultJSONProvider):
 
 
 class RateWindow:
-    """At most `per_minute` events in any sliding minute, across the whole server."""
+    """At most `per_minute` events in any sliding minute, for each key (one key: server-wide).
+
+    Keys are episodes or client addresses; a key with no event in the last minute holds no
+    memory (stale keys are swept as new ones come), so many keys cannot exhaust the server."""
 
     def __init__(self, per_minute: int, monotonic=time.monotonic):
         self.per_minute = per_minute
         self._monotonic = monotonic
-        self._events: deque[float] = deque()
+        self._events: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
+        self._swept = monotonic()
 
-    def allow(self) -> bool:
+    def _recent(self, key: str, now: float) -> deque[float]:
+        events = self._events.get(key)
+        if events is None:
+            events = self._events[key] = deque()
+        while events and events[0] <= now - 60:
+            events.popleft()
+        return events
+
+    def _sweep(self, now: float) -> None:
+        if now - self._swept < 60:
+            return
+        self._swept = now
+        for key in [k for k, events in self._events.items() if not events or events[-1] <= now - 60]:
+            del self._events[key]
+
+    def allow(self, key: str = "") -> bool:
         now = self._monotonic()
         with self._lock:
-            while self._events and self._events[0] <= now - 60:
-                self._events.popleft()
-            if len(self._events) >= self.per_minute:
+            self._sweep(now)
+            events = self._recent(key, now)
+            if len(events) >= self.per_minute:
                 return False
-            self._events.append(now)
+            events.append(now)
             return True
 
-    def retry_after(self) -> int:
+    def retry_after(self, key: str = "") -> int:
+        """Whole seconds until `key` may have one more event."""
+        now = self._monotonic()
         with self._lock:
-            if not self._events:
+            events = self._recent(key, now)
+            if len(events) < self.per_minute:
                 return 1
-            return max(1, math.ceil(self._events[0] + 60 - self._monotonic()))
+            return max(1, math.ceil(events[0] + 60 - now))
+
+
+def check_rate(window_name: str, key: str, per_minute: int, what: str) -> None:
+    """Count one event against `key` in the app's `window_name`; past `per_minute` a 429 (JSON on
+    /api and /admin, a page elsewhere) with Retry-After. `per_minute` 0: no limit."""
+    from werkzeug.exceptions import TooManyRequests
+
+    if not per_minute:
+        return
+    window = current_app.extensions[window_name]
+    if not window.allow(key):
+        raise TooManyRequests(f"At most {per_minute} {what} a minute; that many were just made. Nothing "
+                              f"was run. Try again in {window.retry_after(key)} s.",
+                              retry_after=window.retry_after(key))
 
 
 def safe_next(path) -> str:

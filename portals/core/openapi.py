@@ -27,6 +27,7 @@ REFUSALS = {
     "404": "No such tool in this episode, or no such record.",
     "409": "The episode is finished and read-only.",
     "413": "The body is larger than the server accepts.",
+    "429": "Too many calls for this episode in the last minute; nothing was run. Retry-After says when to try again.",
 }
 
 

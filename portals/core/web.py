@@ -17,7 +17,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from . import ui
 from .errors import ReadOnly, ToolError
-from .limits import Limits, RateWindow, StrictJSONProvider, safe_next
+from .limits import Limits, RateWindow, StrictJSONProvider, check_rate, safe_next
 from .registry import load_apps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +34,8 @@ def create_app(store, *, secret_key: str | None = None, admin_token: str | None 
                       MAX_CONTENT_LENGTH=limits.max_body_bytes)
     app.extensions["cfab_limits"] = limits
     app.extensions["cfab_new_episodes"] = RateWindow(limits.new_episodes_per_minute)
+    app.extensions["cfab_client_episodes"] = RateWindow(max(1, limits.new_episodes_per_client_per_minute))
+    app.extensions["cfab_episode_calls"] = RateWindow(max(1, limits.tool_calls_per_minute))
     app.json = StrictJSONProvider(app)  # every get_json(): bounded depth, never a RecursionError
     app.extensions["cfab_store"] = store
     app.extensions["cfab_admin_token"] = admin_token or secrets.token_urlsafe(24)
@@ -146,6 +148,9 @@ def _register_shell(app: Flask) -> None:
             have = ", ".join(load_apps()[n].label for n in sorted(episode.apps)) or "no apps"
             abort(404, description=f"{spec.label} is not part of this episode; it has {have}.")
         checking = (request.endpoint or "").endswith(".check_field")  # validates a field, writes nothing
+        if request.method == "POST" and not checking:  # a form post counts as the tool call it makes
+            check_rate("cfab_episode_calls", episode.id, app.extensions["cfab_limits"].tool_calls_per_minute,
+                       "tool calls and form posts per episode")
         if request.method == "POST" and episode.meta.get("finished") and not checking:
             raise ReadOnly("This task is finished, so its episode is read-only: nothing was changed. "
                            "Use Start over in the task panel to work it again.")
