@@ -339,13 +339,48 @@ def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000
     }
 
 
+# -- Ray workers -------------------------------------------------------------------------------
+
+def ray_figures(tasks: list, policy, counts=(1, 2, 4), seconds: float = 5.0, say=None) -> dict:
+    """`cfab run --backend ray --workers N` per run, for each N: a local Ray head on this
+    machine, N workers; the first sweep (the workers starting, their templates loaded) is timed
+    apart, then sweeps over every task are run until `seconds` have passed."""
+    from .cluster import RayBackend
+    from .runner import run_suite
+
+    say = say or (lambda _msg: None)
+    out: dict = {}
+    with RayBackend(workers=max(counts)):  # one Ray for every count; stopped at the end
+        for n in counts:
+            say(f"ray: {n} worker{'s' if n > 1 else ''}")
+            with RayBackend(workers=n) as backend:
+                t0 = time.perf_counter()
+                first = run_suite(tasks, policy, "tools", 1, progress=False, backend=backend)
+                startup = time.perf_counter() - t0
+                runs = passed = 0
+                started = time.perf_counter()
+                while True:
+                    results = run_suite(tasks, policy, "tools", 2, progress=False, backend=backend)
+                    runs += results["n_runs"]
+                    passed += sum(run["passed"] for task in results["tasks"] for run in task["runs"])
+                    elapsed = time.perf_counter() - started
+                    if elapsed >= seconds:
+                        break
+                out[f"workers_{n}"] = {"episodes_per_s": round(runs / elapsed, 1), "runs": runs,
+                                       "passed": passed, "first_sweep_s": round(startup, 2),
+                                       "first_sweep_runs": first["n_runs"],
+                                       "nodes": first["ray"]["nodes"]}
+    return out
+
+
 # -- all of it ---------------------------------------------------------------------------------
 
 def run_bench(episodes: int = 200, browser_runs: int | None = None, seconds: float = 5.0, workers: int = 2,
-              browser_steps: int = 30, server: bool = True, progress=None) -> dict:
+              browser_steps: int = 30, server: bool = True, progress=None, ray_workers=()) -> dict:
     """Every figure. `browser_runs=None` runs each task once through the browser (0: none);
     `browser_steps=0` skips the timed clicks; `workers=1` the multi-process throughput;
-    `server=False` the `cfab serve` figures."""
+    `server=False` the `cfab serve` figures; `ray_workers` (e.g. (1, 2, 4)) adds the oracle
+    sweep on that many Ray workers (none by default)."""
     say = progress or (lambda _msg: None)
     figures: dict = {"machine": machine()}
     started = time.perf_counter()
@@ -375,6 +410,9 @@ def run_bench(episodes: int = 200, browser_runs: int | None = None, seconds: flo
     if server:
         say("server")
         figures["server"] = server_figures(seconds=2 * seconds)
+    if ray_workers:
+        say("ray")
+        figures["ray_oracle_episodes_per_s"] = ray_figures(tasks, policy, tuple(ray_workers), seconds, say)
     figures["episodes_open_after"] = len(store.episodes)
     figures["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     figures["seconds"] = round(time.perf_counter() - started, 1)
@@ -426,6 +464,12 @@ def markdown_table(figures: dict) -> str:
             ("`cfab serve` resident memory after warm-up / after 1,000 episodes opened and dropped",
              f"{rss['after_warm_up']} MB / {rss['after_1000_episodes']} MB ({rss['growth_pct']:+g}%)"),
         ]
+    for key, entry in sorted((figures.get("ray_oracle_episodes_per_s") or {}).items(),
+                             key=lambda item: int(item[0].rsplit("_", 1)[1])):
+        n = key.rsplit("_", 1)[1]
+        rows.append((f"oracle episodes per second on {n} Ray worker{'s' if n != '1' else ''} "
+                     f"(`cfab run --backend ray --workers {n}`, a local Ray head; every task, warm workers)",
+                     f"{entry['episodes_per_s']} (first sweep, workers starting: {entry['first_sweep_s']:g} s)"))
     head = (f"Measured by `cfab bench` on {m['cpu_count']} cores, load average "
             f"{m['load_average'][0]:g} at the start and {m.get('load_average_after', ['?'])[0]} at the end, "
             f"commit {str(m.get('commit'))[:7]}{' with uncommitted changes' if m.get('uncommitted_changes') else ''}:")

@@ -615,13 +615,31 @@ def validate_tasks(transport, pattern, one_per_family):
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Processes for the oracle tools throughput across cores (1 skips it).")
 @click.option("--no-server", is_flag=True, help="Skip the cfab serve latency, throughput and memory figures.")
-def bench(out, episodes, browser_runs, browser_steps, seconds, workers, no_server):
+@click.option("--ray", "with_ray", is_flag=True,
+              help="Also time `cfab run --backend ray` on a local Ray head, for each --ray-workers count.")
+@click.option("--ray-workers", default="1,2,4", show_default=True, metavar="N,N,...",
+              help="The Ray worker counts --ray times.")
+def bench(out, episodes, browser_runs, browser_steps, seconds, workers, no_server, with_ray, ray_workers):
     """Measure the environment's speed on the paths users run; print and write the figures."""
     from .bench import markdown_table, run_bench
     from .runner import write_json_atomic
 
+    counts = ()
+    if with_ray:
+        try:
+            counts = tuple(int(part) for part in ray_workers.split(","))
+        except ValueError:
+            counts = ()
+        if not counts or any(n < 1 or n > 64 for n in counts):
+            raise click.UsageError("--ray-workers takes worker counts from 1 to 64, e.g. 1,2,4")
+        from .cluster import RayUnavailable, _ray
+
+        try:
+            _ray()
+        except RayUnavailable as err:
+            raise click.UsageError(str(err))
     figures = run_bench(episodes=episodes, browser_runs=browser_runs, browser_steps=browser_steps,
-                        seconds=seconds, workers=workers, server=not no_server,
+                        seconds=seconds, workers=workers, server=not no_server, ray_workers=counts,
                         progress=lambda stage: click.echo(f"bench: {stage}", err=True))
     write_json_atomic(out, figures)
     click.echo(markdown_table(figures), nl=False)

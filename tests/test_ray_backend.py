@@ -176,3 +176,17 @@ def test_the_browser_and_http_transports_on_ray_workers(backend, book_store, cfa
         assert (run["diff"], run["guarded_calls"]) == (expected["diff"], expected["guarded_calls"])
     assert {c["source"] for c in over_browser["tasks"][0]["runs"][0]["calls"]} == {"ui"}
     assert over_http["tasks"][0]["runs"][0]["calls"] == expected["calls"]
+
+
+def test_cfab_bench_times_the_oracle_on_ray_workers(backend):
+    from agent import bench
+
+    before = list(backend.actors)
+    found = bench.ray_figures(TASKS, make_policy("oracle"), counts=(1, 2), seconds=0.0)
+    assert set(found) == {"workers_1", "workers_2"}
+    for entry in found.values():  # one timed round: every task twice, each run passing
+        assert entry["runs"] == entry["passed"] == 2 * len(TASKS)
+        assert entry["first_sweep_runs"] == len(TASKS) and entry["episodes_per_s"] > 0
+    table = bench.markdown_table({"machine": bench.machine(), "ray_oracle_episodes_per_s": found})
+    assert "oracle episodes per second on 2 Ray workers (`cfab run --backend ray --workers 2`" in table
+    assert ray.is_initialized() and backend.actors == before  # the module's Ray and workers untouched
