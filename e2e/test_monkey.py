@@ -7,21 +7,31 @@ changes nothing; no money-moving row appears; and grading its episode against ev
 asks for a change, with that task's own correct reply (the oracle's), never passes: only its
 state can fail it. (A task whose answer is that no change is due is graded only where the walk
 changed one of its apps: over untouched apps, that answer is right.)
+
+It walks a real `cfab serve` in a subprocess (tests/_server.py), with the server's default
+limits, over HTTP on loopback: what it proves is what an outsider meets. Its episodes are opened
+and read (diff, call and guard logs) through the admin API, as the http transport does
+(agent/remote.py), and the server's own request log must show no 5xx.
 """
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from agent.browser import chromium
+from agent.remote import RemoteStore
 from portals.core.environment import Environment
 from portals.core.registry import load_apps
-from portals.core.web import enter_url
 from tasks.lifecycle import grade_episode, run_episode
 from tasks.registry import all_tasks
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from _server import running_cfab  # noqa: E402
 
 APPS = load_apps()
 TOTAL_STEPS = 300
@@ -110,6 +120,8 @@ def walk(url: str, base: str, app: str) -> tuple[list[str], list[str]]:
         rng = random.Random(f"monkey:{app}")
         server = url.split("/enter", 1)[0]
         page.goto(url)
+        if not page.url.startswith(server + base):
+            page.goto(server + base)
         for _ in range(STEPS):
             try:
                 log.append(act(page, rng, server + base))
@@ -134,24 +146,35 @@ def oracle_replies(e2e_store) -> dict:
     return replies
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A real `cfab serve` with its default limits, and a client of its admin API."""
+    with running_cfab(tmp_path_factory.mktemp("monkey-serve")) as server:
+        yield server, RemoteStore([server.url], server.admin_token)
+        assert server.alive(), "the server process died under the monkey"
+
+
 @pytest.mark.parametrize("app", list(APPS))
-def test_a_random_agent_cannot_break_or_win(live_server, e2e_store, oracle_replies, app):
+def test_a_random_agent_cannot_break_or_win(served, oracle_replies, app):
+    server, remote = served
     spec = APPS[app]
     base = spec.base_path + "/"
-    episode = e2e_store.create()
+    episode = remote.create()  # every app, as the in-process store's episodes have
     try:
-        url = live_server.url + enter_url(live_server.app, episode.id, base)
+        url = server.url + episode.enter_url  # it leads to /; the walk goes on to the portal
         # A thread of its own: sync Playwright allows one instance per thread, and other e2e
         # modules keep theirs open in the main thread.
         with ThreadPoolExecutor(max_workers=1) as pool:
             problems, log = pool.submit(walk, url, base, app).result()
         diff = episode.diff()
         assert not problems, f"{problems[:5]} after {log[-5:]}"
+        assert not server.server_errors(), server.server_errors()
         # every guarded call it made, accepted or refused, is on record, and none moved money
-        guarded = [c for c in episode.calls if c["kind"] == "guarded"]
-        assert [(g["tool"], g.get("refused")) for g in episode.guard_log] == \
+        calls, guard_log = episode.calls, episode.guard_log
+        guarded = [c for c in calls if c["kind"] == "guarded"]
+        assert [(g["tool"], g.get("refused")) for g in guard_log] == \
             [(c["tool"], c.get("error")) for c in guarded]
-        assert all(c["source"] == "ui" for c in episode.calls)
+        assert all(c["source"] == "ui" for c in calls)
         assert not money_moved(spec, diff)
         for task in all_tasks():
             if not task.evaluator["expected"] and not any(diff.get(a) for a in task.apps):
@@ -160,4 +183,4 @@ def test_a_random_agent_cannot_break_or_win(live_server, e2e_store, oracle_repli
             assert not result.passed, f"a random agent with the right reply passed {task.instance_id}"
         assert sum(1 for line in log if line.startswith(("click", "fill", "select"))) > STEPS // 3, "\n".join(log)
     finally:
-        e2e_store.drop(episode.id)
+        remote.drop(episode.id)
