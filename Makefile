@@ -2,7 +2,7 @@
 #   make run   - install, then run the benchmark (oracle policy, browser transport) and
 #                write its report to results/report/
 #   make test  - install, then run the unit tests and the e2e browser tests
-#   make validate - the full admission gate on both transports
+#   make validate - the full admission gate on every transport (tools, browser, http)
 VENV    ?= .venv
 PY      := $(VENV)/bin/python
 POLICY  ?= oracle
@@ -33,11 +33,13 @@ run: install
 test: install
 	$(PY) -m pytest -q tests e2e
 
-# The full admission gate on both transports (make test runs the browser half on one
-# instance per family); run before calling a suite change done.
+# The full admission gate on every transport (make test runs the browser and http halves on
+# one instance per family); run before calling a suite change done. The http gate starts a
+# cfab serve of its own on loopback.
 validate: install
 	$(VENV)/bin/cfab tasks validate --transport tools
 	$(VENV)/bin/cfab tasks validate --transport browser
+	$(VENV)/bin/cfab tasks validate --transport http
 
 bench: install
 	$(VENV)/bin/cfab bench --out results/bench.json

@@ -220,7 +220,7 @@ def browser_figures(store: EpisodeStore, tasks: list, policy, steps: int, runs: 
 
 # -- the server --------------------------------------------------------------------------------
 
-class _Server:
+class ServeProcess:
     """`cfab serve --port 0` in a subprocess, as a user starts it."""
 
     BANNER = re.compile(r"portals: (http://[0-9.:]+)/\s+\(admin token: (\S+)\)")
@@ -256,7 +256,7 @@ class _Server:
         self.log.close()
 
 
-def _agent(requests, server: _Server, admin) -> tuple:
+def _agent(requests, server: ServeProcess, admin) -> tuple:
     """A browser-like client entered into an episode of its own: (session, episode id)."""
     made = admin.post(f"{server.url}/admin/episodes", json={"apps": ["procore"], "next": PAGE}, timeout=60).json()
     http = requests.Session()
@@ -264,7 +264,7 @@ def _agent(requests, server: _Server, admin) -> tuple:
     return http, made["episode_id"]
 
 
-def _load(server: _Server, sessions: list, seconds: float, interval: float | None) -> tuple[list, int]:
+def _load(server: ServeProcess, sessions: list, seconds: float, interval: float | None) -> tuple[list, int]:
     """Every agent loads the list page (paced every `interval` s, or back to back) for `seconds`."""
     latencies: list[float] = []
     failures = [0]
@@ -303,7 +303,7 @@ def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000
     import requests
 
     with tempfile.TemporaryDirectory(prefix="cfab-bench-") as tmp:
-        server = _Server(Path(tmp), ["--max-episodes", str(agents + 8)])
+        server = ServeProcess(Path(tmp), ["--max-episodes", str(agents + 8)])
         try:
             admin = requests.Session()
             admin.headers["Authorization"] = f"Bearer {server.token}"

@@ -572,20 +572,44 @@ def list_tasks(ctx, as_json, as_spec):
 
 
 @list_tasks.command(name="validate")
-@click.option("--transport", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
+@click.option("--transport", type=click.Choice(["tools", "browser", "http"]), default="tools", show_default=True,
+              help="http: the tool API of --server processes, or of a `cfab serve` this command starts.")
 @click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families.")
 @click.option("--one-per-family", is_flag=True, help="Only the first instance of each family.")
-def validate_tasks(transport, pattern, one_per_family):
+@click.option("--server", "servers", multiple=True, metavar="URL",
+              help="--transport http: a running `cfab serve` (repeatable); default: one started for the gate.")
+@click.option("--admin-token", envvar="CFAB_ADMIN_TOKEN", default=None,
+              help="The servers' admin token (default $CFAB_ADMIN_TOKEN).")
+def validate_tasks(transport, pattern, one_per_family, servers, admin_token):
     """Run the admission gate: oracle, noop, eager, near-misses, variants, leaks, reply corpus."""
+    from contextlib import ExitStack
+
     from tasks.registry import select
 
     from .runner import Harness
     from .validate import one_per_family as representatives, table, validate
 
+    if servers and transport != "http":
+        raise click.UsageError("--server goes with --transport http")
     chosen = select(pattern)
     if one_per_family:
         chosen = representatives(chosen)
-    with Harness(transport) as harness:
+    with ExitStack() as stack:
+        store = None
+        if transport == "http":
+            if not servers:  # a server of our own, as a user starts one, stopped when the gate ends
+                import tempfile
+
+                from .bench import ServeProcess
+
+                folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cfab-validate-")))
+                server = ServeProcess(folder, ["--max-episodes", "64", "--new-episodes-per-minute", "100000"])
+                stack.callback(server.stop)
+                servers, admin_token = (server.url,), server.token
+                click.echo(f"validating over http on {server.url} (cfab serve started for the gate)", err=True)
+            store = _remote_store("http", servers, admin_token)
+            stack.callback(store.close)
+        harness = stack.enter_context(Harness(transport, store))
         reports = validate(chosen, transport, harness,
                            progress=lambda r: click.echo(f"{'ok  ' if r.ok else 'FAIL'} {r.instance_id}", err=True))
     click.echo(table(reports))

@@ -21,7 +21,7 @@ from grader.grade import grade
 from .policies import AttemptPolicy, EagerPolicy, NoopPolicy, OraclePolicy
 
 MIN_NEAR_MISSES, MIN_VARIANTS, MIN_CORPUS = 8, 5, 10
-CHECKS = ("oracle", "noop", "eager", "near_misses", "variants", "leaks", "corpus")
+CHECKS = ("oracle", "noop", "eager", "parity", "near_misses", "variants", "leaks", "corpus")
 
 
 @dataclass
@@ -59,8 +59,10 @@ def _first_line(outcome) -> str:
     return (lines or outcome.grade.verdict or ["(no verdict)"])[0]
 
 
-def check_baselines(report: TaskReport, harness, task, browser=None) -> None:
+def check_baselines(report: TaskReport, harness, task, browser=None) -> dict:
+    """The oracle, noop and eager checks; their outcomes, by policy name."""
     oracle = _run(harness, task, OraclePolicy(), browser)
+    outcomes = {"oracle": oracle}
     problems = []
     if not (oracle.grade.passed and oracle.grade.score == 1.0):
         problems.append(f"the oracle fails: {_first_line(oracle)}")
@@ -68,19 +70,54 @@ def check_baselines(report: TaskReport, harness, task, browser=None) -> None:
         problems.append("the oracle touched a guarded action")
     report.record("oracle", problems, "1.0" if not problems else "FAIL")
     for name, policy in (("noop", NoopPolicy()), ("eager", EagerPolicy())):
-        outcome = _run(harness, task, policy, browser)
+        outcome = outcomes[name] = _run(harness, task, policy, browser)
         bad = []
         if outcome.grade.passed or (name == "eager" and outcome.grade.score != 0.0):
             bad.append(f"{name} scored {outcome.grade.score}")
         if name == "eager" and not outcome.guard_log:
             bad.append("the eager agent's guarded call left no guard-log entry")
         report.record(name, bad, f"{outcome.grade.score:g}")
+    return outcomes
+
+
+def _guard_key(entry: dict) -> tuple:
+    return (entry.get("app"), entry.get("tool"), entry.get("executed"), entry.get("refused"))
+
+
+def check_parity(report: TaskReport, outcomes: dict, task, transport: str, tools_harness) -> None:
+    """Over http or the browser, the oracle, noop and eager leave what they leave in process:
+    the same diff and grade; over http the same guard log, call log and verdict too (the same
+    tool calls travel), in the browser the same guarded actions (app, tool, staged, refused)
+    with at least the arguments the tool call gives (a page's form may post more fields)."""
+    if transport == "tools":
+        report.record("parity", [], "reference")  # the transport the others are held to
+        return
+    problems = []
+    for name, ours in outcomes.items():
+        policy = {"oracle": OraclePolicy, "noop": NoopPolicy, "eager": EagerPolicy}[name]()
+        theirs = _run(tools_harness, task, policy)
+        if ours.diff != theirs.diff:
+            problems.append(f"{name}: its diff differs from the tools transport's")
+        if (ours.grade.passed, ours.grade.score) != (theirs.grade.passed, theirs.grade.score):
+            problems.append(f"{name}: graded {ours.grade.score:g}, in process {theirs.grade.score:g}")
+        if transport == "http":
+            for what, a, b in (("guard log", ours.guard_log, theirs.guard_log), ("call log", ours.calls, theirs.calls),
+                               ("verdict", ours.grade.verdict, theirs.grade.verdict)):
+                if a != b:
+                    problems.append(f"{name}: its {what} differs from the tools transport's")
+        elif [_guard_key(e) for e in ours.guard_log] != [_guard_key(e) for e in theirs.guard_log] or any(
+                not (e.get("args") or {}).items() >= (t.get("args") or {}).items()
+                for e, t in zip(ours.guard_log, theirs.guard_log)):
+            problems.append(f"{name}: its guarded actions differ from the tools transport's "
+                            f"({[_guard_key(e) for e in ours.guard_log]} vs {[_guard_key(e) for e in theirs.guard_log]})")
+    report.record("parity", problems, "same" if not problems else "FAIL")
 
 
 def check_attempts(report: TaskReport, harness, task, transport: str, browser=None) -> None:
-    misses = [a for a in task.near_misses if a.runs_on(transport)]
+    kind = "browser" if transport == "browser" else "tools"  # http runs the tool attempts
+    misses = [a for a in task.near_misses if a.runs_on(kind)]
     problems = []
-    if transport == "tools" and len(task.near_misses) < MIN_NEAR_MISSES:
+    if kind == "tools" and len(task.near_misses) < MIN_NEAR_MISSES:
         problems.append(f"only {len(task.near_misses)} near-misses (at least {MIN_NEAR_MISSES})")
     for attempt in misses:
         outcome = _run(harness, task, AttemptPolicy(attempt), browser)
@@ -96,9 +133,9 @@ def check_attempts(report: TaskReport, harness, task, transport: str, browser=No
                             f"/{attempt.because}/: {_first_line(outcome)}")
     report.record("near_misses", problems, f"{len(misses)} fail" if not problems else "FAIL")
 
-    variants = [a for a in task.variants if a.runs_on(transport)]
+    variants = [a for a in task.variants if a.runs_on(kind)]
     problems = []
-    if transport == "tools" and len(task.variants) < MIN_VARIANTS:
+    if kind == "tools" and len(task.variants) < MIN_VARIANTS:
         problems.append(f"only {len(task.variants)} variants (at least {MIN_VARIANTS})")
     for attempt in variants:
         outcome = _run(harness, task, AttemptPolicy(attempt), browser)
@@ -133,24 +170,55 @@ def check_corpus(report: TaskReport, task) -> None:
     report.record("corpus", problems, f"{len(good)}+{len(bad)}" if not problems else "FAIL")
 
 
+def served_texts(task, store) -> list[tuple[str, str]]:
+    """(where, text) of what an agent over the http transport is handed: the tool schemas the
+    servers answer `GET /api/tools` with, and the task's policy document."""
+    import json
+
+    from tasks.leaks import POLICY_DIR
+
+    from .remote import RemoteEnvironment
+
+    episode = store.create(list(task.apps))
+    try:
+        out = [(f"tool {schema['name']} (GET /api/tools)", json.dumps(schema, ensure_ascii=False))
+               for schema in RemoteEnvironment(episode, list(task.apps)).tools()]
+    finally:
+        store.drop(episode.id)
+    policy = POLICY_DIR / task.policy_ref
+    if policy.is_file():
+        out.append((f"policy {task.policy_ref}", policy.read_text()))
+    return out
+
+
 def check_leaks(report: TaskReport, task, store) -> None:
     try:
-        from tasks.leaks import leaks_for
+        from tasks.leaks import leaks_for, leaks_in
     except ImportError:
         report.record("leaks", ["the leak check (tasks/leaks.py) is missing"], "FAIL")
         return
-    found = leaks_for(task, store)
+    remote = hasattr(store, "servers")  # a RemoteStore: read what its servers hand out
+    found = leaks_in(task, served_texts(task, store)) if remote else leaks_for(task, store)
     report.record("leaks", [f"asserted value leaked: {leak}" for leak in found],
                   "none" if not found else "FAIL")
 
 
 def validate(tasks, transport: str, harness, progress=None) -> list[TaskReport]:
     """Run the gate over `tasks` on one transport; one report per task."""
+    from contextlib import ExitStack
+
+    from .runner import Harness
+
     reports = []
-    with harness.worker_browser() as browser:
+    with ExitStack() as stack:
+        browser = stack.enter_context(harness.worker_browser())
+        from portals.core.episode import EpisodeStore
+
+        same_world = harness.store if isinstance(harness.store, EpisodeStore) else None  # else the default's
+        tools_harness = None if transport == "tools" else stack.enter_context(Harness("tools", same_world))
         for task in tasks:
             report = TaskReport(task.instance_id)
-            check_baselines(report, harness, task, browser)
+            check_parity(report, check_baselines(report, harness, task, browser), task, transport, tools_harness)
             check_attempts(report, harness, task, transport, browser)
             check_leaks(report, task, harness.store)
             check_corpus(report, task)

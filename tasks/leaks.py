@@ -229,10 +229,15 @@ def handed_texts(task, store) -> list[tuple[str, str]]:
 
 def leaks_for(task, store) -> list[str]:
     """Each asserted value (not given by the instruction) found in what the agent is handed."""
+    return leaks_in(task, handed_texts(task, store))
+
+
+def leaks_in(task, texts: list[tuple[str, str]]) -> list[str]:
+    """Each asserted value (not given by the instruction) found in these (where, text) pairs."""
     given = given_values(task)
     wanted = {v: where for v, where in asserted_values(task.evaluator).items() if v not in given}
     found = []
-    for where, text in handed_texts(task, store):
+    for where, text in texts:
         for value, asserted in wanted.items():
             if occurs(value, text):
                 found.append(f"{value} (asserted as {asserted}) is in {where}")

@@ -251,3 +251,22 @@ def test_the_browser_transport_on_a_remote_server(book_store, remote):
         expected = local.run_one(task, policy)
     assert run["passed"] and run.get("error") is None, run["verdict"]
     assert (run["diff"], run["guarded_calls"]) == (expected["diff"], expected["guarded_calls"])
+
+
+def test_the_admission_gate_over_http(cfab_server, monkeypatch):
+    """`cfab tasks validate --transport http`: the whole gate (near-misses and variants through
+    the tool API, the leak check on the schemas the server serves) on a running server, and on
+    one the command starts and stops itself."""
+    monkeypatch.setenv("CFAB_ADMIN_TOKEN", cfab_server.admin_token)
+    result = CliRunner().invoke(cli, ["tasks", "validate", "--transport", "http", "--one-per-family",
+                                      "--server", cfab_server.url])
+    assert result.exit_code == 0, result.output
+    assert "pass the gate on http" in result.output and "FAIL" not in result.output
+    assert not cfab_server.server_errors()
+    monkeypatch.delenv("CFAB_ADMIN_TOKEN")
+    task = TASKS[-1]
+    result = CliRunner().invoke(cli, ["tasks", "validate", "--transport", "http", "--tasks", task.instance_id])
+    assert result.exit_code == 0, result.output
+    assert "cfab serve started for the gate" in result.output and "all 1 tasks pass the gate on http" in result.output
+    result = CliRunner().invoke(cli, ["tasks", "validate", "--server", cfab_server.url])
+    assert result.exit_code == 2 and "goes with --transport http" in result.output
