@@ -3,6 +3,7 @@
 #                write its report to results/report/
 #   make test  - install, then run the unit tests and the e2e browser tests
 #   make validate - the full admission gate on every transport (tools, browser, http)
+#   make attack   - an outside attack over HTTP on a real cfab serve (no 5xx allowed)
 VENV    ?= .venv
 PY      := $(VENV)/bin/python
 POLICY  ?= oracle
@@ -10,7 +11,7 @@ TRANSPORT ?= browser
 K       ?= 2
 SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: install chromium run test validate bench serve clean
+.PHONY: install chromium run test validate bench serve attack clean
 
 install: $(VENV)/.installed chromium
 
@@ -46,6 +47,10 @@ bench: install
 
 serve: install
 	$(VENV)/bin/cfab serve
+
+# An outside attack on a real cfab serve, a few minutes (tests/attack.py): exits 1 on any 5xx
+attack: install
+	$(PY) tests/attack.py --out results/attack.json
 
 clean:
 	rm -rf $(VENV) results .pytest_cache

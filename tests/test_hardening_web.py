@@ -153,3 +153,12 @@ def test_the_openapi_document_is_the_tools_own_schemas(flask_app, episode):
         validate.validator_for(tool["parameters"])  # each body schema is itself valid JSON Schema
     other = create_app(None, secret_key="x", admin_token="y")  # the document needs no store to be built
     assert endpoint_of(other.url_map.bind("localhost"), "/api/openapi.json") == "api.openapi"
+
+
+@pytest.mark.parametrize("method,url", [("GET", "/admin/episodes"), ("PUT", "/api/tools/box.search"),
+                                        ("GET", "/admin/no-such-thing"), ("DELETE", "/api/tools")])
+def test_a_wrong_method_or_route_under_the_apis_is_json_too(flask_app, method, url):
+    """No blueprint is matched for a route or method an API lacks; its answer is still JSON."""
+    resp = flask_app.test_client().open(url, method=method)
+    assert resp.status_code in (404, 405) and resp.is_json, (url, resp.status_code, resp.content_type)
+    assert resp.get_json()["error"] and resp.get_json()["message"]

@@ -166,7 +166,9 @@ def _register_shell(app: Flask) -> None:
 
 
 def _wants_json() -> bool:
-    return request.blueprint in TOKEN_APIS or request.accept_mimetypes.best == "application/json"
+    """The APIs answer JSON, a route or method they lack too (no blueprint is matched then)."""
+    under_api = any(request.path == f"/{name}" or request.path.startswith(f"/{name}/") for name in ("api", "admin"))
+    return request.blueprint in TOKEN_APIS or under_api or request.accept_mimetypes.best == "application/json"
 
 
 def _error_page(title: str, message: str) -> str:
