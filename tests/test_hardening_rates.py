@@ -105,3 +105,27 @@ def test_stale_keys_hold_no_memory():
     clock.now += 61
     assert window.allow("one more")
     assert len(window._events) == 1
+
+
+def test_the_http_transport_waits_out_a_429_and_sends_the_call_again(monkeypatch):
+    """A rate-limited tool call never reached the tool, so the client waits Retry-After and
+    sends it again; only the answer that did reach the tool is on the episode's call order."""
+    import httpx
+
+    from agent import remote
+
+    answers = [httpx.Response(429, headers={"Retry-After": "7"}, json={"error": "too_many", "message": "m"}),
+               httpx.Response(429, headers={"Retry-After": "junk"}, json={"error": "too_many", "message": "m"}),
+               httpx.Response(200, json={"items": []})]
+    sent, slept = [], []
+
+    class Server:
+        def request(self, method, path, *, token, body=None, params=None):
+            sent.append((method, path, body))
+            return answers[len(sent) - 1]
+
+    monkeypatch.setattr(remote.time, "sleep", slept.append)
+    episode = remote.RemoteEpisode([remote.Part(Server(), "e1", "token", ["box"], "/enter?t=x")])
+    resp = episode.call("box", "box.search", {"query": "lien"})
+    assert resp.status_code == 200 and len(sent) == 3 and slept == [7.0, 1.0]
+    assert episode._order == [0]
