@@ -71,6 +71,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
                 "message.forward": {"message_id": received, "to": ["name@example.com"]}}[tool]
     if app == "procore":
         return {"requisition_id": _first(env, "procore.requisitions.list", {"status": "approved"})["requisition_id"]}
+    if app == "gcpay":
+        return _gcpay_accepted(env, tool)
     if APPS[app].tool_map[tool] == "post_journal_entry":
         return {"entry_id": _a_draft_entry(env, app)}
     if tool == _erp_tool(app, "post_bill"):
@@ -79,6 +81,19 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
     if service in ERP_ACCEPTED:
         return _first_accepted(env, app, tool, store, ERP_ACCEPTED[service](env, app))
     return {}  # a payment run over every open posted bill
+
+
+def _gcpay_accepted(env, tool: str) -> dict:
+    """GCPay's guarded actions on records it would act on: a draft made in the episode, an AFP in
+    review, a waiver not yet sent, an open e-payment batch."""
+    if tool == "pay_app.submit":
+        drafted = env.call("gcpay.pay_app.draft", {"project_code": "GC-3100", "period_to": "2026-06-30", "lines": []})
+        return {"pay_app_id": drafted["pay_app_id"]}
+    if tool == "afp.approve_step":
+        return {"afp_id": _first(env, "gcpay.afps.list", {"status": "In Review"})["afp_id"]}
+    if tool == "waiver.send":
+        return {"waiver_id": _first(env, "gcpay.waivers.list", {"status": "Not sent"})["waiver_id"]}
+    return {"batch_id": env.call("gcpay.epayment.batches.list", {})["items"][0]["batch_id"]}
 
 
 def _a_draft_entry(env, app) -> str:
@@ -134,6 +149,10 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "message.reply": {"message_id": "MSG-NOPE", "comment": "Thanks"},
     "message.forward": {"message_id": "MSG-NOPE", "to": ["name@example.com"]},
     "payments.disburse": {"requisition_id": 999999999},
+    "pay_app.submit": {"pay_app_id": 999999999},
+    "afp.approve_step": {"afp_id": 999999999},
+    "waiver.send": {"waiver_id": 999999999},
+    "epayment.batch.release": {"batch_id": 999999999},
 }
 for _spec in (s for s in APPS.values() if s.kind == "erp"):  # each ERP in its own words
     MISSING_RECORD[_erp_tool(_spec.name, "post_bill")] = {
@@ -228,6 +247,12 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
     if app == "procore":
         req = _first(env, "procore.requisitions.list", {"status": "approved"})
         return [("pay", f"{base}/projects/{req['project_number']}/invoicing/{req['requisition_id']}/pay", {"amount": ""})]
+    if app == "gcpay":
+        ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
+        return [("submit", f"{base}/pay-apps/{ids['pay_app.submit']['pay_app_id']}/submit", {}),
+                ("approve", f"{base}/afps/{ids['afp.approve_step']['afp_id']}/approve", {}),
+                ("send waiver", f"{base}/waivers/{ids['waiver.send']['waiver_id']}/send", {}),
+                ("release", f"{base}/epayments/{ids['epayment.batch.release']['batch_id']}/release", {})]
     post = _erp_tool(app, "post_bill")
     bill = _bill_id(env, app, accepted_args(env, app, post, store))
     out = [("post", f"{base}/ap/bills/{bill}/post", {}), ("payment run", f"{base}/ap/payment-run", {})]
@@ -259,6 +284,11 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                     ("reply, no text", f"{base}/message/{{received}}/reply", {"comment": " "})],
         "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
                     ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
+        "gcpay": [("submit, no such pay app", f"{base}/pay-apps/999999999/submit", {}),
+                  ("submit, already approved", f"{base}/pay-apps/{{approved}}/submit", {}),
+                  ("approve, paid AFP", f"{base}/afps/{{paid}}/approve", {}),
+                  ("send, signed waiver", f"{base}/waivers/{{signed}}/send", {}),
+                  ("release, no such batch", f"{base}/epayments/999999999/release", {})],
     }.get(app, [("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
                 ("payment run, no such bill", f"{base}/ap/payment-run", {"bill_numbers": MISSING})]
                     + _refused_erp_buttons(app))
@@ -323,6 +353,10 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
         elif app == "procore":
             req = _first(env, "procore.requisitions.list", {"status": "approved"})
             fill = {"job": req["project_number"], "req": req["requisition_id"]}
+        elif app == "gcpay":
+            fill = {"approved": _first(env, "gcpay.pay_apps.list", {"project_code": "GC-3100", "status": "Approved"})["pay_app_id"],
+                    "paid": _first(env, "gcpay.afps.list", {"status": "Paid"})["afp_id"],
+                    "signed": _first(env, "gcpay.waivers.list", {"status": "Signed"})["waiver_id"]}
         for what, url, form in refused_buttons(app):
             before, logged = episode.snapshot(), len(episode.guard_log)
             resp = post_form(client, url.format(**fill), form)
