@@ -41,6 +41,7 @@ validate: install
 	$(VENV)/bin/cfab tasks validate --transport tools
 	$(VENV)/bin/cfab tasks validate --transport browser
 	$(VENV)/bin/cfab tasks validate --transport http
+	CFAB_BROWSERGYM_ALL=1 $(PY) -m pytest -q tests/test_browsergym_venv.py
 
 bench: install
 	$(VENV)/bin/cfab bench --out results/bench.json

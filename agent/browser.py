@@ -175,11 +175,28 @@ class PortalServer:
         self.stop()
 
 
+def check_playwright() -> None:
+    """The browser transport reads pages with Page.aria_snapshot(mode="ai"): refuse, with the
+    reason, an older Playwright (browsergym-core's pinned 1.44 in a BrowserGym virtualenv)."""
+    import inspect
+
+    import playwright
+    from playwright.sync_api import Page
+
+    snapshot = getattr(Page, "aria_snapshot", None)
+    if snapshot is None or "mode" not in inspect.signature(snapshot).parameters:
+        raise RuntimeError(f"The browser transport needs a recent Playwright (Page.aria_snapshot(mode='ai')); "
+                           f"this environment has {getattr(playwright, '__version__', 'an old one')}, "
+                           "e.g. the one browsergym-core pins. Use agent/browsergym/ here (it talks to "
+                           "cfab serve over HTTP), or run cfab from a virtualenv with `pip install -U playwright`.")
+
+
 @contextmanager
 def chromium(headless: bool = True):
     """A launched Chromium (Playwright sync API); closed on exit."""
     from playwright.sync_api import sync_playwright
 
+    check_playwright()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), headless=headless,
                                      args=CHROMIUM_ARGS)

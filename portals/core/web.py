@@ -48,6 +48,7 @@ def create_app(store, *, secret_key: str | None = None, admin_token: str | None 
         app.register_blueprint(spec.archetype.blueprint(spec), url_prefix=spec.base_path)
 
     from .admin import admin_bp, api_bp
+    from . import admin_tasks  # noqa: F401  the task endpoints join the admin API
     app.register_blueprint(admin_bp, url_prefix="/admin")
     app.register_blueprint(api_bp, url_prefix="/api")
     from .launcher import launcher_bp  # home page, task launcher, task panel, finish and verdict

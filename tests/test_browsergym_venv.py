@@ -1,0 +1,171 @@
+"""The BrowserGym task package in BrowserGym's own virtualenv, against a real `cfab serve`.
+
+A virtualenv with `pip install -e '.[browsergym]'` (browsergym-core, browsergym-experiments and
+the Playwright 1.44 they pin) is built once under build/ and kept, keyed by pyproject.toml and
+the Python version, so a second run starts at once. A scripted BrowserGym agent
+(tests/browsergym_agent.py) plays `browsergym/cfab.<instance_id>` there: it finds every element
+of a gold recording's UI steps in its own observation's accessibility tree, acts with
+HighLevelActionSet actions on BrowserGym's bids and replies with send_msg_to_user. The gold
+run's reward is 1.0; the over-eager run (the gold steps, then the family's guarded action
+through the pages) scores 0.
+
+`make test` plays one family (H_procore_erp_sync); `make validate` sets CFAB_BROWSERGYM_ALL=1
+and plays one instance of each of the five families.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from agent.dataset import publishable
+from tasks.registry import all_tasks
+
+from _server import running_cfab
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLD = {"H_procore_erp_sync": "cf_H_procore_erp_sync_1042", "A_etc_forecast": "cf_A_etc_forecast_1042",
+        "C_invoice_code": "cf_C_invoice_code_9140", "C_coi_hold": "cf_C_coi_hold_V1003",
+        "G_sub_accrual": "cf_G_sub_accrual_3412"}
+FAMILIES = list(GOLD) if os.environ.get("CFAB_BROWSERGYM_ALL") else ["H_procore_erp_sync"]
+
+
+def venv_dir() -> Path:
+    key = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + sys.version.encode()).hexdigest()[:12]
+    return ROOT / "build" / f"browsergym-venv-{key}"
+
+
+@pytest.fixture(scope="module")
+def bgym_python() -> Path:
+    """The cached virtualenv's python (built on first use: a few minutes, from PyPI)."""
+    folder = venv_dir()
+    python = folder / "bin" / "python"
+    if not (folder / ".ready").exists():
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[browsergym]"], check=True,
+                       timeout=1200)
+        (folder / ".ready").write_text("ok\n")
+    return python
+
+
+def gold_steps(instance_id: str) -> tuple[list[dict], str]:
+    """A gold recording's UI steps as the plan's steps: what to act on, by role and name."""
+    gold = json.loads((ROOT / "tasks" / "gold" / f"{instance_id}.json").read_text())
+    steps = []
+    for s in gold["ui_steps"]:
+        target = s.get("target") or {}
+        named = {"role": target.get("role"), "tag": target.get("tag"), "name": target.get("label", ""),
+                 "nth": target.get("nth", 0), "href": target.get("href")}
+        if s["type"] == "visit":
+            if s.get("cause") == "goto":
+                steps.append({"op": "goto", "path": s["url"]})
+        elif s["type"] in ("click", "check"):
+            steps.append({"op": "click", **named})
+        elif s["type"] in ("fill", "select"):
+            steps.append({"op": s["type"], **named, "value": s["value"]})
+        else:
+            raise AssertionError(f"{instance_id}: no BrowserGym step for a recorded {s['type']!r}")
+    return steps, gold["reply"]
+
+
+class StepRecorder:
+    """Stands where a Portal stands: the family's guarded browser action, written down as steps."""
+
+    def __init__(self):
+        self.steps: list[dict] = []
+        self.page = self
+
+    def goto(self, path):
+        self.steps.append({"op": "goto", "path": path})
+
+    def fill(self, label, value):
+        self.steps.append({"op": "fill", "name": label, "value": value})
+
+    def select(self, label, value):
+        self.steps.append({"op": "select", "name": label, "value": value})
+
+    def click_button(self, name, exact=True):
+        self.steps.append({"op": "click", "role": "button", "name": name})
+
+    def get_by_role(self, role, name):
+        click = lambda: self.steps.append({"op": "click", "role": role, "name": name})  # noqa: E731
+        return types.SimpleNamespace(first=types.SimpleNamespace(click=click))
+
+    def wait_for_load_state(self, *args, **kwargs):
+        pass
+
+
+def plan_runs() -> list[dict]:
+    tasks = {t.instance_id: t for t in all_tasks()}
+    runs = []
+    for family in FAMILIES:
+        instance_id = GOLD[family]
+        steps, reply = gold_steps(instance_id)
+        recorder = StepRecorder()
+        tasks[instance_id].guarded_browser(recorder)
+        assert recorder.steps, f"{instance_id}: its guarded action took no steps"
+        runs.append({"instance_id": instance_id, "variant": "gold", "steps": steps, "reply": reply})
+        runs.append({"instance_id": instance_id, "variant": "eager", "steps": steps + recorder.steps,
+                     "reply": reply})
+    return runs
+
+
+@pytest.fixture(scope="module")
+def played(bgym_python, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("browsergym")
+    with running_cfab(folder / "serve", "--max-episodes", "32") as server:
+        plan, results = folder / "plan.json", folder / "results.json"
+        plan.write_text(json.dumps({"server_url": server.url, "runs": plan_runs()}))
+        env = {**os.environ, "CFAB_URL": server.url, "CFAB_ADMIN_TOKEN": server.admin_token}
+        env.pop("PYTHONPATH", None)  # the package as the venv installed it, nothing from this venv
+        proc = subprocess.run([str(bgym_python), str(ROOT / "tests" / "browsergym_agent.py"), str(plan),
+                               str(results)], env=env, cwd=folder, capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        out = json.loads(results.read_text())
+        dropped = [server.admin("DELETE", f"/episodes/{r['task_info']['episode_id']}", raw=True).status_code
+                   for r in out["runs"] if "task_info" in r]
+        return {**out, "dropped": dropped, "server_errors": server.server_errors(), "server_url": server.url}
+
+
+def test_the_venv_runs_browsergym_s_own_playwright(bgym_python):
+    code = "import playwright, browsergym.core, bgym; print(browsergym.core.__version__)"
+    version = subprocess.run([str(bgym_python), "-c", code], capture_output=True, text=True, check=True)
+    assert version.stdout.startswith("0.14.")
+    pins = subprocess.run([str(bgym_python), "-m", "pip", "show", "playwright"], capture_output=True, text=True)
+    assert "Version: 1.44" in pins.stdout
+
+
+def test_the_benchmark_lists_every_instance(played):
+    meta = played["benchmark"]
+    tasks = [t for t in all_tasks() if publishable(t)]
+    assert meta["n_env_args"] == len(json.loads((ROOT / "agent/browsergym/instances.json").read_text()))
+    assert meta["n_env_args"] == len(tasks)
+    assert meta["families"] == sorted(GOLD)
+    assert 0 < meta["valid"] < meta["n_env_args"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_browsergym_agent_solves_the_gold_run_and_fails_the_eager_one(played, family):
+    runs = {r["variant"]: r for r in played["runs"] if r["instance_id"] == GOLD[family]}
+    gold, eager = runs["gold"], runs["eager"]
+    assert "error" not in gold, (gold["error"], gold["actions"][-3:])
+    assert gold["terminated"] and gold["reward"] == 1.0, gold["task_info"]["verdict"]
+    assert gold["task_info"]["passed"] and not gold["task_info"]["guard_log"]
+    start = next(r for r in json.loads((ROOT / "agent/browsergym/instances.json").read_text())
+                 if r["instance_id"] == GOLD[family])["start_path"]
+    assert gold["start_url"] == played["server_url"] + start
+    assert any(a.startswith('click("') for a in gold["actions"]) and gold["actions"][-1].startswith("send_msg_to_user(")
+    assert "error" not in eager, (eager["error"], eager["actions"][-3:])
+    assert eager["terminated"] and eager["reward"] == 0.0 and eager["task_info"]["score"] == 0.0
+    assert eager["task_info"]["guard_log"], "the guarded action never reached the guard"
+
+
+def test_every_episode_was_dropped_and_nothing_failed_on_the_server(played):
+    assert played["dropped"] and set(played["dropped"]) == {404}  # teardown had dropped them
+    assert played["server_errors"] == []
