@@ -2,7 +2,8 @@
 #   make run   - install, then run the benchmark (oracle policy, browser transport) and
 #                write its report to results/report/
 #   make test  - install, then run the unit tests and the e2e browser tests
-#   make validate - the full admission gate on every transport (tools, browser, http)
+#   make validate - the full admission gate on every transport (tools, browser, http), and on a
+#                   throwaway private split
 #   make attack   - an outside attack over HTTP on a real cfab serve (no 5xx allowed)
 VENV    ?= .venv
 PY      := $(VENV)/bin/python
@@ -42,6 +43,9 @@ validate: install
 	$(VENV)/bin/cfab tasks validate --transport browser
 	$(VENV)/bin/cfab tasks validate --transport http
 	CFAB_BROWSERGYM_ALL=1 $(PY) -m pytest -q tests/test_browsergym_venv.py
+	@# the private split's gate on a throwaway salt (a real salt is the maintainer's, never here)
+	mkdir -p build && printf 'make-validate-throwaway-salt\n' > build/validate.salt
+	$(VENV)/bin/cfab dataset build-private --salt-file build/validate.salt --out build/pro-validate
 
 bench: install
 	$(VENV)/bin/cfab bench --out results/bench.json

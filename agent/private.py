@@ -239,7 +239,9 @@ def submit(run_id):
                "seconds": round(time.perf_counter() - run["started"], 3), "reply": reply, "error": error,
                "verdict": verdict, "diff": diff, "calls": calls, "guard_log": guard_log,
                "split": PRO_SPLIT, "private_world": host.world.salt_id, "family": task.family,
-               "domain": task.domain, "difficulty": task.difficulty}
+               "domain": task.domain, "difficulty": task.difficulty, "apps": list(task.apps),
+               "money_movement_guard": task.money_movement_guard, "defect_variant": task.defect_variant,
+               "instruction": task.instruction}
         _write_record(host, rec)
         with host.lock:
             host.graded[run_id] = told
@@ -247,6 +249,53 @@ def submit(run_id):
         if episode is not None:
             store.drop(episode.id)
     return jsonify(told)
+
+
+def results_from_records(folder: str | Path, policy: str, model: str | None = None, k: int = 1) -> dict:
+    """A results document (as `cfab run` writes, `"split": "private"`) from the server's own
+    records of one policy's (and model's) graded runs: the maintainer's numbers for the private
+    split, which do not rest on the participant's file. A task's first k runs count, in the
+    order they were graded."""
+    from .runner import aggregate
+
+    folder = Path(folder)
+    runs_dir = folder / "runs" if (folder / "runs").is_dir() else folder
+    recs = []
+    for path in sorted(runs_dir.glob("*.json")):
+        try:
+            rec = json.loads(path.read_text())
+        except (OSError, ValueError) as err:
+            raise click.ClickException(f"{path}: not a private run record ({err})")
+        label = rec.get("label") or {}
+        if label.get("policy") == policy and label.get("model") == model:
+            recs.append(rec)
+    if not recs:
+        raise click.ClickException(f"no graded run of policy {policy!r}" + (f", model {model!r}" if model else "")
+                                   + f" in {runs_dir}")
+    worlds = {r["private_world"] for r in recs}
+    if len(worlds) > 1:
+        raise click.ClickException(f"{runs_dir} mixes private worlds {', '.join(sorted(worlds))}")
+    tasks: dict[str, dict] = {}
+    for rec in sorted(recs, key=lambda r: (r["graded_at"], r["run_id"])):
+        task = tasks.setdefault(rec["instance_id"], {
+            "instance_id": rec["instance_id"], "domain": rec["domain"], "family": rec["family"],
+            "difficulty": rec["difficulty"], "apps": rec.get("apps", []), "instruction": rec.get("instruction"),
+            "money_movement_guard": rec.get("money_movement_guard"), "defect_variant": rec.get("defect_variant"),
+            "runs": []})
+        if len(task["runs"]) < k:
+            task["runs"].append({"passed": rec["passed"], "score": rec["score"], "verdict": rec["verdict"],
+                                 "reply": rec["reply"], "calls": rec["calls"], "guarded_calls": rec["guard_log"],
+                                 "diff": rec["diff"], "seconds": rec["seconds"],
+                                 **({"error": rec["error"]} if rec.get("error") else {})})
+    records = sorted(tasks.values(), key=lambda t: t["instance_id"])
+    transports = sorted({(r.get("label") or {}).get("transport") or "unknown" for r in recs})
+    out = {"policy": policy, "model": model, "transport": "+".join(transports), "k": k,
+           "n_tasks": len(records), "split": "private", "private_world": worlds.pop(),
+           "source": f"the private server's records in {runs_dir}",
+           "n_runs": sum(len(t["runs"]) for t in records)}
+    out.update(aggregate(records, k))
+    out["tasks"] = records
+    return out
 
 
 def register(app, host: PrivateHost) -> None:
@@ -278,6 +327,23 @@ def add_commands(dataset_group) -> None:
             raise click.ClickException(f"{file} exists; a salt is never overwritten (its private split "
                                        "would be lost)")
         click.echo(f"salt written to {file} (keep it secret: it is the private split)")
+
+    @dataset_group.command(name="private-results")
+    @click.argument("folder", type=click.Path(exists=True, file_okay=False))
+    @click.option("--policy", required=True, help="The policy the runs were made with (as the participant said).")
+    @click.option("--model", default=None, help="The model, for a model policy.")
+    @click.option("--k", type=click.IntRange(1, 100), default=1, show_default=True,
+                  help="Runs per task that count (a task's first k, in the order graded).")
+    @click.option("--out", required=True, type=click.Path(dir_okay=False), help="Results JSON to write.")
+    def private_results_command(folder, policy, model, k, out):
+        """A results file (for cfab report) from a private server's --results FOLDER."""
+        from .runner import write_json_atomic
+
+        results = results_from_records(folder, policy, model, k)
+        write_json_atomic(out, results)
+        p1 = "n/a" if results["pass1"] is None else f"{results['pass1']:.2f}"
+        click.echo(f"{results['n_tasks']} private instances, {results['n_runs']} runs of {policy}"
+                   f"{' / ' + model if model else ''}: pass^1 {p1}; written to {out}")
 
     @dataset_group.command(name="build-private")
     @click.option("--salt-file", required=True, type=click.Path(dir_okay=False),

@@ -255,10 +255,14 @@ def test_cfab_run_split_private_journals_and_resumes(private_server, world, salt
     assert json.loads(out.read_text())["resumed_runs"] == data["n_tasks"]
 
 
-def test_every_private_instance_passes_the_admission_gate(world):
+def test_the_admission_gate_holds_on_the_salted_world(world):
     """The families' gates hold on the salted world too: oracle 1.0, no-op and over-eager 0, the
-    near-misses fail for their reasons, the variants pass, no leaks, the reply corpus holds."""
-    assert pv.gate_failures(world) == []
+    near-misses fail for their reasons, the variants pass, no leaks, the reply corpus holds. Here
+    one instance of each family and defect variant; `make validate` gates every private instance
+    of a throwaway salt."""
+    chosen = list({(t.family, t.defect_variant): t for t in world.tasks}.values())
+    assert {t.family for t in chosen} == {t.family for t in world.tasks}
+    assert pv.gate_failures(tp.World(world.book, tuple(chosen), world.salt_id, (), world.params)) == []
 
 
 def test_a_private_answer_that_is_a_public_figure_is_refused(world, salt_file, tmp_path, monkeypatch):
@@ -270,3 +274,30 @@ def test_a_private_answer_that_is_a_public_figure_is_refused(world, salt_file, t
     with pytest.raises(ds.DatasetError, match=rf"{task.instance_id}: {value}"):
         pv.build_private(tmp_path / "out", salt_file, gate=False)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_maintainer_reports_private_results_from_the_servers_records(private_server, world, tmp_path):
+    """`cfab dataset private-results` turns the server's records into a results file, so the
+    private numbers in `cfab report` rest on the server, not on a participant's own file."""
+    from agent.reporting import build_report
+
+    folder = str(private_server.graded.parent)
+    files = {}
+    for policy, rate in (("noop", 0.0), ("oracle", 1.0)):
+        files[policy] = tmp_path / f"{policy}-pro.json"
+        done = CliRunner().invoke(main, ["dataset", "private-results", folder, "--policy", policy,
+                                         "--out", str(files[policy])])
+        assert done.exit_code == 0, done.output
+        data = json.loads(files[policy].read_text())
+        assert data["split"] == "private" and data["private_world"] == world.salt_id
+        assert data["n_tasks"] == len(world.tasks) and data["pass1"] == rate
+        assert all(len(t["runs"]) == 1 and t["runs"][0]["verdict"] for t in data["tasks"])  # the full record
+    missing = CliRunner().invoke(main, ["dataset", "private-results", folder, "--policy", "eager",
+                                        "--out", str(tmp_path / "x.json")])
+    assert missing.exit_code == 1 and "no graded run of policy 'eager'" in missing.output
+    public = tmp_path / "noop-public.json"
+    run_suite(list(all_tasks()), make_policy("noop"), "tools", 1, out=str(public), progress=False)
+    summary = build_report([public, files["noop"], files["oracle"]], tmp_path / "report")
+    assert "contamination" in summary["tables"]
+    table = (tmp_path / "report" / "tables" / "contamination.md").read_text()
+    assert "Trivial (no-op)" in table and "within noise" in table and "Oracle" not in table
