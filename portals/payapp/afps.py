@@ -42,7 +42,7 @@ def list_afps(ctx: ServiceContext, search: str | None = None, project_code: str 
 
     Args:
         search: Words to find in the subcontractor's name, the subcontract or the invoice number.
-        project_code: Only this project's AFPs, e.g. "GC-1042".
+        project_code: Only this project's AFPs (its GCPay project code).
         status: Only AFPs in this status: In Review, Approved, Paid or Returned.
         sort: Sort by afp, project, vendor, subcontract, number, period, amount, net or status; "-" descends.
         page: Page number, starting at 1.

@@ -27,7 +27,7 @@ def add_change_order_to_sov(ctx: ServiceContext, project_code: str, co_id: str) 
     it can be billed.
 
     Args:
-        project_code: GCPay's project code, e.g. "GC-1042".
+        project_code: GCPay's project code, as gcpay.projects.list shows it.
         co_id: The change order's id, as the project's change orders show it.
     """
     project = get_project(ctx.session, project_code)
@@ -88,7 +88,7 @@ def draft_pay_app(ctx: ServiceContext, project_code: str, period_to: date, lines
     The draft is not sent to anyone.
 
     Args:
-        project_code: GCPay's project code, e.g. "GC-1042".
+        project_code: GCPay's project code, as gcpay.projects.list shows it.
         period_to: The last day of the billing period.
         lines: One entry per SOV line billed, "item:this_period:stored", e.g. "3:12500.00:2000.00"
             ("item:this_period" when nothing is stored). Lines left out bill nothing this period.

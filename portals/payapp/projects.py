@@ -32,7 +32,7 @@ def list_projects(ctx: ServiceContext, search: str | None = None, owner: str | N
     """List GCPay projects with their owner contract and retainage terms.
 
     Args:
-        search: Words to find in the project code, name or ERP job number, e.g. "GC-1042" or "Library".
+        search: Words to find in the project code, name or ERP job number.
         owner: Only projects for this owner (words of its name).
         sort: Sort by code, name, owner, contract or retainage; a leading "-" sorts descending.
         page: Page number, starting at 1.
@@ -56,7 +56,7 @@ def get_project_sov(ctx: ServiceContext, project_code: str) -> dict:
     """Get a project's owner contract, its schedule of values (SOV lines) and its owner change orders.
 
     Args:
-        project_code: GCPay's project code, e.g. "GC-1042".
+        project_code: GCPay's project code, as gcpay.projects.list shows it.
     """
     project = get_project(ctx.session, project_code)
     lines = sov_lines(ctx.session, project.project_id)
@@ -74,7 +74,7 @@ def list_progress(ctx: ServiceContext, project_code: str, period_to: date | None
     materials stored, by SOV line (or by change order for work not yet on the SOV), with notes.
 
     Args:
-        project_code: GCPay's project code, e.g. "GC-1042".
+        project_code: GCPay's project code, as gcpay.projects.list shows it.
         period_to: The period's end date; blank gives the latest period reported.
     """
     project = get_project(ctx.session, project_code)
@@ -96,7 +96,7 @@ def list_pay_apps(ctx: ServiceContext, project_code: str, status: Literal["Draft
     """List a project's owner pay applications (G702 totals), newest first.
 
     Args:
-        project_code: GCPay's project code, e.g. "GC-1042".
+        project_code: GCPay's project code, as gcpay.projects.list shows it.
         status: Only applications in this status: Draft, Submitted, Approved or Paid.
         sort: Sort by number, period, status, due or completed; a leading "-" sorts descending.
         page: Page number, starting at 1.
