@@ -15,7 +15,7 @@ from .commitments import build_commitments
 from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
 from .costs import build_budget_lines, build_job_cost
-from .divergences import coi_entries, finalize, identity_entries, jsm_dba_entry
+from .divergences import coi_entries, finalize, gcpay_entries, identity_entries, jsm_dba_entry
 from .documents import build_coi_renewals, build_documents
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
@@ -59,6 +59,7 @@ def generate_book(seed: int = 7) -> dict:
     documents = sorted(documents + build_coi_renewals(section_rng(seed, "coi_renewals"), documents, vendor_map),
                        key=lambda d: d["doc_id"])
     divergences += coi_entries(vendor_map, documents)
+    divergences += gcpay_entries(jobs, prime, change_orders)
     for c in commitments:
         del c["_trade"], c["_fixed"]
     return {

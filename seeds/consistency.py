@@ -237,14 +237,78 @@ def identity_mismatches(store) -> list[Mismatch]:
             own["cost_code"].append(app)
         if any(r["vendor_key"] != r["canonical_id"] for r in _rows(store, app, "vendors")):
             own["vendor"].append(app)
+    if any(r["code"] != r["erp_job"] for r in _rows(store, "gcpay", "projects")):
+        own["job"].append("gcpay")  # GCPay's own project codes
     return [Mismatch("identity", kind, "format", f"{', '.join(apps)} key {kind}s their own way")
             for kind, apps in own.items() if apps]
+
+
+def gcpay_mismatches(store) -> list[Mismatch]:
+    """GCPay's projects against Procore's projects and prime contracts and the ERPs' jobs: one
+    project per prime contract, carrying the job number; the same owner (as Procore's prime
+    contract, Procore's customer and each ERP's customer spell it), original sum and SOV lines;
+    every owner change order Procore counts as approved on the SOV and none other; each AFP the
+    Procore pay application it mirrors (number, amount, invoice); each compliance certificate
+    the ERPs' expiry date."""
+    projects = {r["project_id"]: r for r in _rows(store, "procore", "projects")}
+    by_number = {r["project_number"]: r for r in projects.values()}
+    primes = {projects[r["project_id"]]["project_number"]: r for r in _rows(store, "procore", "prime_contracts")}
+    prime_lines: dict[str, dict] = {}
+    for line in _rows(store, "procore", "prime_contract_lines"):
+        prime_lines.setdefault(line["prime_contract_id"], {})[line["line_no"]] = line
+    approved = {r["change_order_id"]: r for r in _rows(store, "procore", "change_orders")
+                if r["kind"] == "owner" and r["status"] == "Approved"}
+    erp_jobs = [{r["job"]: r for r in _rows(store, app, "jobs")} for app, _cfg in erp_apps()]
+    gc = {r["project_id"]: r for r in _rows(store, "gcpay", "projects")}
+    out = []
+    for job in sorted(set(primes) - {r["erp_job"] for r in gc.values()}):
+        out.append(Mismatch("project", job, "gcpay.presence", f"prime contract of job {job} has no GCPay project"))
+    sov: dict[int, list[dict]] = {}
+    for line in _rows(store, "gcpay", "sov_lines"):
+        sov.setdefault(line["project_id"], []).append(line)
+    for pid, p in sorted(gc.items(), key=lambda kv: kv[1]["code"]):
+        job, prime = p["erp_job"], primes.get(p["erp_job"])
+        if prime is None or job not in by_number:
+            out.append(Mismatch("project", job, "gcpay.presence", f"GCPay project {p['code']} has no prime contract"))
+            continue
+        names = [prime["owner"], by_number[job]["customer"]]
+        names += [jobs[j]["customer"] for jobs in erp_jobs for j in jobs if j.endswith(job)]
+        if not all(same_company(p["owner"], n) for n in names):
+            out.append(Mismatch("project", job, "owner", f"GCPay's owner {p['owner']!r} differs"))
+        if p["original_sum"] != prime["original_amount"] or p["contract_number"] != prime["number"]:
+            out.append(Mismatch("project", job, "original_sum", f"GCPay {p['code']} differs from the prime contract"))
+        lines = prime_lines.get(prime["prime_contract_id"], {})
+        base = {l["item_no"]: l for l in sov.get(pid, []) if not l["co_id"]}
+        if {n: (l["scheduled_value"], l["cost_code"]) for n, l in base.items()} != \
+                {n: (l["scheduled_value"], l["cost_code"]) for n, l in lines.items()}:
+            out.append(Mismatch("project", job, "sov", f"GCPay {p['code']}'s SOV differs from the prime contract"))
+        on_sov = {l["co_id"]: l for l in sov.get(pid, []) if l["co_id"]}
+        mine = {c for c, r in approved.items() if r["project_id"] == by_number[job]["project_id"]}
+        for co in sorted(mine | set(on_sov)):
+            if co not in on_sov:
+                out.append(Mismatch("change_order", co, "gcpay_sov", f"approved in Procore, not on {p['code']}'s SOV"))
+            elif co not in mine or on_sov[co]["scheduled_value"] != approved[co]["amount"]:
+                out.append(Mismatch("change_order", co, "gcpay_sov", f"on {p['code']}'s SOV as Procore does not have it"))
+    commitments = {r["commitment_id"]: r["number"] for r in _rows(store, "procore", "commitments")}
+    reqs = {(commitments[r["commitment_id"]], r["number"]): r for r in _rows(store, "procore", "requisitions")}
+    for a in _rows(store, "gcpay", "afps"):
+        r = reqs.get((a["subcontract"], a["number"]))
+        if r is None or r["amount"] != a["amount"] or r["invoice_number"] != a["invoice_number"]:
+            out.append(Mismatch("afp", f"{a['subcontract']}#{a['number']}", "amount", "differs from Procore's pay app"))
+    erp_coi: dict[str, set] = {}
+    for app, _cfg in erp_apps():
+        for r in _rows(store, app, "vendors"):
+            erp_coi.setdefault(r["canonical_id"], set()).add(r["coi_expires"])
+    for item in _rows(store, "gcpay", "compliance"):
+        if item["kind"] == "Certificate of insurance" and erp_coi.get(item["vendor_code"], {item["expires"]}) != {item["expires"]}:
+            out.append(Mismatch("vendor", item["vendor_code"], "gcpay_coi", f"GCPay's certificate runs to {item['expires']}"))
+    return out
 
 
 def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
-            + coi_mismatches(store)
+            + coi_mismatches(store) + gcpay_mismatches(store)
             + identity_mismatches(store))
 
 

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from datetime import date, timedelta
 from decimal import Decimal
 
 from .reference import CO_3100_AMOUNT
-from .util import add_days, dec, iso, money, parse, round_to
+from .util import add_days, dec, iso, money, parse, round_to, stable_int
 
 DIVISIONS = {
     "01": "General Requirements", "02": "Existing Conditions", "03": "Concrete", "04": "Masonry",
@@ -69,4 +70,33 @@ def build_change_orders(rng: random.Random, jobs: list[dict]) -> list[dict]:
         for n, (d, kind, title, amount, status) in enumerate(sorted(specs, key=lambda s: s[0]), start=1):
             out.append({"co_id": f"CO-{job['job']}-{n:03d}", "job": job["job"], "number": n, "title": title,
                         "amount": money(amount), "kind": kind, "status": status, "created_date": iso(d)})
+    return sorted(out, key=lambda c: c["co_id"])
+
+
+def owner_co_approved(co: dict, today: date) -> date | None:
+    """When the owner signed an approved change order: 3 to 21 days after it was written (hashed
+    from its id, so every system that keeps the date agrees), never after `today`; None unless
+    it is approved. GCPay keeps this date; Procore and the ERPs keep only the status."""
+    if co["status"] != "approved":
+        return None
+    return min(add_days(parse(co["created_date"]), 3 + stable_int(f"co-approved:{co['co_id']}", 6) % 19), today)
+
+
+def last_pay_app_period(job: dict, today: date) -> date | None:
+    """The period end of a job's last owner pay application before `today`'s month: the month
+    ends from 20 days after the start through the month before (GCPay bills monthly)."""
+    this_month = date(today.year, today.month, 1)
+    last = this_month - timedelta(days=1)
+    return last if add_days(parse(job["start_date"]), 20) <= last else None
+
+
+def unbilled_owner_cos(job: dict, change_orders: list[dict], today: date) -> list[dict]:
+    """The job's owner change orders approved after its last pay application (or before any):
+    approved in Procore and the ERPs, but not yet lines of GCPay's schedule of values."""
+    last = last_pay_app_period(job, today)
+    out = []
+    for co in change_orders:
+        approved = owner_co_approved(co, today) if co["job"] == job["job"] and co["kind"] == "owner" else None
+        if approved is not None and (last is None or approved > last):
+            out.append(co)
     return sorted(out, key=lambda c: c["co_id"])

@@ -7,6 +7,11 @@ from .reference import COI_DBA_VENDOR, JSM_INVOICE, JSM_VENDOR, META, RENEWED_CO
 PM_ERP = META["pm_erp_app"]  # the ERP Procore's integration is connected to
 
 
+def gcpay_project_code(job: str) -> str:
+    """GCPay keys a project by its own code, not the company's job number."""
+    return f"GC-{job}"
+
+
 def jsm_dba_entry(vendor: dict) -> dict:
     return {
         "entity": "vendor", "key": JSM_VENDOR, "field": "dba",
@@ -41,7 +46,8 @@ def identity_entries(job: dict, code: dict, vendor: dict) -> list[dict]:
     def said(keys: dict) -> str:
         return "; ".join(f"{system} {value}" for system, value in keys.items())
 
-    jobs = {"Procore": job["job"], **{k["label"]: job.get(k["job_field"]) or job["job"] for k in ERP_KEYS.values()}}
+    jobs = {"Procore": job["job"], **{k["label"]: job.get(k["job_field"]) or job["job"] for k in ERP_KEYS.values()},
+            "GCPay": gcpay_project_code(job["job"])}
     codes = {"Procore": code["procore_code"], **{k["label"]: code[k["cost_code_field"]] for k in ERP_KEYS.values()}}
     vendors = {"Procore": f"{vendor['procore_vendor_id']} (origin id {vendor[ERP_KEYS[PM_ERP]['vendor_field']]})",
                **{k["label"]: vendor[k["vendor_field"]] for k in ERP_KEYS.values()}}
@@ -50,9 +56,10 @@ def identity_entries(job: dict, code: dict, vendor: dict) -> list[dict]:
     own_vendors = [app for app, k in ERP_KEYS.items() if vendor[k["vendor_field"]] != vendor["vendor_id"]]
     entry = {"entity": "identity", "field": "format", "family": "C_invoice_code"}
     return [
-        {**entry, "key": "job", "systems": ["procore", *own_jobs],
+        {**entry, "key": "job", "systems": ["procore", *own_jobs, "gcpay"],
          "why": (f"Each system numbers a job its own way ({said(jobs)}): carrying work from Procore "
-                 f"into an ERP means finding that ERP's own job or project.")},
+                 f"into an ERP means finding that ERP's own job or project, and GCPay's project "
+                 f"carries the job number beside its own code.")},
         {**entry, "key": "cost_code", "systems": ["procore", *own_codes],
          "why": (f"Each system writes a cost code its own way ({said(codes)}); the cost type is a "
                  f"separate field everywhere. Procore's ERP cost-code map is the crosswalk.")},
@@ -69,3 +76,27 @@ def finalize(entries: list[dict]) -> list[dict]:
     if len(keys) != len(set(keys)):
         raise ValueError("duplicate divergence entries")
     return [{"id": f"DIV-{i:04d}", **e} for i, e in enumerate(out, start=1)]
+
+
+def gcpay_entries(jobs: list[dict], prime_contracts: list[dict], change_orders: list[dict]) -> list[dict]:
+    """B_aia_g702's difference: an owner change order approved since a project's last pay
+    application is approved in Procore and the ERPs but is not yet a line of GCPay's schedule of
+    values (GCPay's contract sum to date lags theirs until someone adds it)."""
+    from .contracts import last_pay_app_period, unbilled_owner_cos
+    from .util import parse
+
+    today = parse(META["clock"][:10])
+    job_map = {j["job"]: j for j in jobs}
+    out = []
+    for pc in sorted(prime_contracts, key=lambda p: p["job"]):
+        job = job_map[pc["job"]]
+        last = last_pay_app_period(job, today)
+        for co in unbilled_owner_cos(job, change_orders, today):
+            since = f"since pay application period {last}" if last else "before the first pay application"
+            out.append({"entity": "change_order", "key": co["co_id"], "field": "gcpay_sov",
+                        "systems": ["gcpay", "procore", *ERP_KEYS], "family": "B_aia_g702",
+                        "why": (f"Owner change order #{co['number']} on job {co['job']} ({co['amount']}) was "
+                                f"approved {since}: Procore and the ERPs count it, GCPay's project "
+                                f"{gcpay_project_code(co['job'])} does not have it on its schedule of values "
+                                f"until it is added there.")})
+    return out

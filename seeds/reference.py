@@ -18,6 +18,11 @@ REQUIRED_ACTIVE_JOBS = ["1042", "1990", "2014", "2041", "2200", "3100", "3412", 
 SYNC_JOBS = ["1042", "2014", "2041", "2200", "3100", "4012"]          # H_procore_erp_sync
 ACCRUAL_JOBS = ["1042", "2014", "2200", "3100", "3412", "4012"]       # G_sub_accrual
 ACCRUAL_THRESHOLD = Decimal("2500.00")  # month_end_close_policy.md: smaller accruals are not booked
+BILLING_JOBS = ["2014", "2041", "2780", "3394", "3412", "4012"]       # B_aia_g702
+# B_aia_g702: owner contracts that reduce retainage to 5% at 50% complete (GCPay draws the
+# clause for others by chance; these two reach the mark on June's application, one only if
+# stored materials were counted)
+RETAINAGE_REDUCTION_JOBS = ["2780", "3412"]
 PUBLIC_JOBS = ["1042", "1990", "2014", "2041", "2200", "3100"]        # P_certified_payroll
 N_ACTIVE_JOBS = 31
 N_CLOSED_JOBS = 8

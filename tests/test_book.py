@@ -267,6 +267,10 @@ def test_divergence_entries_point_at_real_records(book):
         elif d["entity"] == "identity":
             assert d["key"] in {"job", "cost_code", "vendor"} and d["field"] == "format"
             assert "procore" in d["systems"] and len(d["systems"]) >= 2
+        elif d["entity"] == "change_order":
+            co = by(book["change_orders"], "co_id")[d["key"]]
+            assert d["field"] == "gcpay_sov" and co["kind"] == "owner" and co["status"] == "approved"
+            assert {"gcpay", "procore"} <= set(d["systems"])
         else:
             assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])

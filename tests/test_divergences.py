@@ -99,3 +99,31 @@ def test_each_kind_of_key_the_systems_write_their_own_way_is_registered_once(sto
         assert named | {"procore"} == set(registry[kind]["systems"]), (kind, detail)
     assert "sage_intacct" in registry["job"]["systems"] and "vista_erp" not in registry["job"]["systems"]
     assert "sage_intacct" not in registry["vendor"]["systems"]  # Procore's origin ids are Intacct's
+
+
+def test_gcpay_ties_out_to_procore_and_the_erps_except_its_registered_change_orders(store):
+    """GCPay's projects carry the job number beside their own code, the owner, sum and SOV of
+    Procore's prime contract, and Procore's pay apps as AFPs; an owner change order approved
+    since the last pay application is the one registered difference (B_aia_g702's), and it goes
+    away once the change order is added to the SOV. A difference planted in GCPay is caught."""
+    from portals.core.environment import Environment
+
+    book = load_book()
+    registered = {d["key"] for d in book["divergences"] if d["field"] == "gcpay_sov"}
+    assert registered and {d["family"] for d in book["divergences"] if d["field"] == "gcpay_sov"} == {"B_aia_g702"}
+    assert {m.key for m in consistency.gcpay_mismatches(store)} == registered
+    erps = [app for app, _cfg in consistency.erp_apps()]
+    episode = store.create(sorted({"gcpay", "procore", *erps}))
+    try:
+        live = _EpisodeTemplates(episode)
+        co = sorted(registered)[0]
+        job = co.split("-")[1]
+        Environment(episode, ["gcpay"]).call("gcpay.sov.add_change_order", {"project_code": f"GC-{job}", "co_id": co})
+        assert co not in {m.key for m in consistency.gcpay_mismatches(live)}
+        conn = episode.app("gcpay").conn
+        conn.execute("UPDATE projects SET owner = 'Another Owner LLC' WHERE erp_job = ?", (job,))
+        conn.execute("UPDATE afps SET amount = amount + 1 WHERE afp_id = (SELECT MIN(afp_id) FROM afps)")
+        planted = {(m.entity, m.field) for m in consistency.gcpay_mismatches(live)}
+        assert {("project", "owner"), ("afp", "amount")} <= planted
+    finally:
+        store.drop(episode.id)

@@ -19,6 +19,10 @@ from portals.core.clock import Clock
 from portals.core.ids import stable_id
 from portals.core.registry import AppSpec
 
+from seeds.contracts import owner_co_approved
+from seeds.divergences import gcpay_project_code
+from seeds.reference import RETAINAGE_REDUCTION_JOBS
+
 from .billing import ZERO, Line, contract_rate, g702
 from .models import (Afp, ApprovalStep, ChangeOrder, ComplianceItem, EpaymentBatch, PayApp, PayAppLine,
                      ProgressEntry, Project, SovLine, Waiver)
@@ -46,8 +50,8 @@ def _month_ends(first: date, last: date) -> list[date]:
 
 
 def project_code(job: str) -> str:
-    """GCPay's own project code for an ERP job (registered in seeds/divergences.py)."""
-    return f"GC-{job}"
+    """GCPay's own project code for a job (registered in seeds/divergences.py)."""
+    return gcpay_project_code(job)
 
 
 def _fraction(at: date, start: date, end: date) -> float:
@@ -94,7 +98,8 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
 def _seed_project(session, app, rng, job, pc, cos, today, period) -> int:
     pid = stable_id(app, "project", job["job"], digits=7)
     base = Decimal(job["retainage_pct"])
-    reduced = Decimal("5.00") if base > 5 and rng.random() < 0.5 else None
+    drawn = rng.random() < 0.5
+    reduced = Decimal("5.00") if base > 5 and (drawn or job["job"] in RETAINAGE_REDUCTION_JOBS) else None
     start, end = _day(job["start_date"]), _day(job["est_completion"])
     session.add(Project(project_id=pid, code=project_code(job["job"]), erp_job=job["job"], name=job["name"],
                         owner=pc["owner"], city=job.get("city", ""), contract_number=pc["number"],
@@ -110,7 +115,7 @@ def _seed_project(session, app, rng, job, pc, cos, today, period) -> int:
     for co in sorted(cos, key=lambda c: c["co_id"]):
         created = _day(co["created_date"])
         status = {"approved": "Approved", "pending": "Pending", "void": "Void"}[co["status"]]
-        approved = min(created + timedelta(days=rng.randint(3, 21)), today) if status == "Approved" else None
+        approved = owner_co_approved(co, today)
         session.add(ChangeOrder(co_id=co["co_id"], project_id=pid, number=co["number"], title=co["title"],
                                 amount=Decimal(co["amount"]), status=status, created_date=created,
                                 approved_date=approved))
