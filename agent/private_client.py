@@ -12,43 +12,22 @@ from __future__ import annotations
 
 import threading
 
-import httpx
-
 from portals.core.clock import Clock
 
-from .remote import Part, RemoteEpisode, RemoteError, _message
+from .remote import Connection, Part, RemoteEpisode, RemoteError, _message
 from .private import PRO_SPLIT
 
 
-class PrivateServer:
+class PrivateServer(Connection):
     """The private server as a RemoteEpisode's part needs it: its URL and requests."""
 
+    url_option = "--remote"
+
     def __init__(self, url: str, token: str, *, timeout: float = 120.0):
-        if not url.startswith(("http://", "https://")):
-            raise RemoteError(f"--remote {url!r}: give the server's URL, like http://127.0.0.1:8300")
+        super().__init__(url, token, timeout=timeout)
         if not token:
             raise RemoteError("no participant token for the private split (pass --private-token or set "
                               "$CFAB_PRIVATE_TOKEN)")
-        self.url, self._token, self._timeout = url.rstrip("/"), token, timeout
-        self._local = threading.local()
-        self.received: list[bytes] | None = None  # a test may collect every body received
-
-    @property
-    def http(self) -> httpx.Client:
-        client = getattr(self._local, "client", None)
-        if client is None:
-            client = self._local.client = httpx.Client(base_url=self.url, timeout=self._timeout)
-        return client
-
-    def request(self, method: str, path: str, *, token: str, body=None, params=None) -> httpx.Response:
-        try:
-            resp = self.http.request(method, path, json=body, params=params,
-                                     headers={"Authorization": f"Bearer {token}"})
-        except httpx.HTTPError as err:
-            raise RemoteError(f"{self.url}: {type(err).__name__}: {err}") from None
-        if self.received is not None:
-            self.received.append(resp.content)
-        return resp
 
     def private(self, method: str, path: str, body=None) -> dict:
         resp = self.request(method, f"/private{path}", token=self._token, body=body)

@@ -31,22 +31,19 @@ class RemoteError(RuntimeError):
     """A server could not be reached, refused the admin token, or failed (5xx)."""
 
 
-class Server:
-    """One `cfab serve` process: its admin API and tool API, and what it hosts."""
+class Connection:
+    """A server's URL and one httpx connection pool per thread (runner workers): requests with a
+    bearer token, a transport failure raised as RemoteError. The admin API's Server and the
+    private split's PrivateServer (agent/private_client.py) are both one."""
 
-    def __init__(self, url: str, admin_token: str, *, timeout: float = 120.0):
+    url_option = "--server"  # what the user passed the URL as, for the error
+
+    def __init__(self, url: str, token: str, *, timeout: float = 120.0):
         if not url.startswith(("http://", "https://")):
-            raise RemoteError(f"--server {url!r}: give the server's URL, like http://127.0.0.1:8300")
-        if not admin_token:
-            raise RemoteError(f"no admin token for {url} (pass --admin-token or set $CFAB_ADMIN_TOKEN)")
-        self.url = url.rstrip("/")
-        self._token = admin_token
-        self._timeout = timeout
-        self._local = threading.local()  # one connection pool per thread (runner workers)
-        health = self.admin("GET", "/health")
-        self.apps: dict[str, list[str]] = health["apps"]  # {app: [tool names]}
-        self.clock = Clock.at(health["clock"])
-        self.seed, self.book_seed = health.get("seed"), health.get("book_seed")
+            raise RemoteError(f"{self.url_option} {url!r}: give the server's URL, like http://127.0.0.1:8300")
+        self.url, self._token, self._timeout = url.rstrip("/"), token, timeout
+        self._local = threading.local()
+        self.received: list[bytes] | None = None  # a test may collect every body received
 
     @property
     def http(self) -> httpx.Client:
@@ -57,10 +54,32 @@ class Server:
 
     def request(self, method: str, path: str, *, token: str, body=None, params=None) -> httpx.Response:
         try:
-            return self.http.request(method, path, json=body, params=params,
+            resp = self.http.request(method, path, json=body, params=params,
                                      headers={"Authorization": f"Bearer {token}"})
         except httpx.HTTPError as err:
             raise RemoteError(f"{self.url}: {type(err).__name__}: {err}") from None
+        if self.received is not None:
+            self.received.append(resp.content)
+        return resp
+
+    def close(self) -> None:
+        client = getattr(self._local, "client", None)
+        if client is not None:
+            client.close()
+            self._local.client = None
+
+
+class Server(Connection):
+    """One `cfab serve` process: its admin API and tool API, and what it hosts."""
+
+    def __init__(self, url: str, admin_token: str, *, timeout: float = 120.0):
+        super().__init__(url, admin_token, timeout=timeout)
+        if not admin_token:
+            raise RemoteError(f"no admin token for {url} (pass --admin-token or set $CFAB_ADMIN_TOKEN)")
+        health = self.admin("GET", "/health")
+        self.apps: dict[str, list[str]] = health["apps"]  # {app: [tool names]}
+        self.clock = Clock.at(health["clock"])
+        self.seed, self.book_seed = health.get("seed"), health.get("book_seed")
 
     def admin(self, method: str, path: str, body=None, params=None, *, raw: bool = False):
         resp = self.request(method, f"/admin{path}", token=self._token, body=body, params=params)
@@ -68,11 +87,6 @@ class Server:
             raise RemoteError(f"{self.url}: {method} /admin{path} answered {resp.status_code}: "
                               f"{_message(resp)}")
         return resp if raw else resp.json()
-
-    def close(self) -> None:
-        client = getattr(self._local, "client", None)
-        if client is not None:
-            client.close()
 
 
 def _message(resp: httpx.Response) -> str:
