@@ -34,15 +34,24 @@ def _nodes(obs):
         yield bid, (node.get("role") or {}).get("value", ""), (node.get("name") or {}).get("value", ""), url
 
 
+def same_name(accessible: str, recorded: str) -> bool:
+    """An accessible name is the label a recording named: without case, and without the "*" a
+    required field's label shows (CSS generated content, part of Chromium's accessible name)."""
+    def norm(text: str) -> str:
+        return text.strip().removesuffix("*").strip().casefold()
+    return norm(accessible) == norm(recorded)
+
+
 def find_bid(obs, step) -> str:
     """BrowserGym's bid of the element the step names, read off the observation's AX tree: by
     role and accessible name (and a link's address, when the recording has it), the nth of the
-    visible ones. Names compare without case: Chromium's tree carries a label's CSS text-transform
-    (Procore's filter labels read STATUS), a recording the DOM's text."""
+    visible ones. Names compare without case and a required field's "*": Chromium's tree carries a
+    label's CSS text-transform (Procore's filter labels read STATUS) and generated content, a
+    recording the DOM's text."""
     role = step.get("role") or TAG_ROLES.get(step.get("tag", ""))
     name = step["name"]
     href = step.get("href")
-    found = [(bid, r) for bid, r, n, url in _nodes(obs) if n.casefold() == name.casefold() and r not in SKIP_ROLES
+    found = [(bid, r) for bid, r, n, url in _nodes(obs) if same_name(n, name) and r not in SKIP_ROLES
              and (role is None or r == role) and (not href or url.split("#")[0].endswith(href))]
     props = obs["extra_element_properties"]
     visible = [bid for bid, _ in found if (props.get(bid) or {}).get("visibility", 0) > 0] or [b for b, _ in found]

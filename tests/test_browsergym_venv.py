@@ -9,8 +9,9 @@ HighLevelActionSet actions on BrowserGym's bids and replies with send_msg_to_use
 run's reward is 1.0; the over-eager run (the gold steps, then the family's guarded action
 through the pages) scores 0.
 
-`make test` plays one family (H_procore_erp_sync); `make validate` sets CFAB_BROWSERGYM_ALL=1
-and plays one instance of each of the five families.
+`make test` plays one gold instance of every registered family and the over-eager twin of
+H_procore_erp_sync; `make validate` sets CFAB_BROWSERGYM_ALL=1 and plays every instance that has
+a gold recording, each with its over-eager twin.
 """
 from __future__ import annotations
 
@@ -30,10 +31,15 @@ from tasks.registry import all_tasks
 from _server import running_cfab
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLD = {"H_procore_erp_sync": "cf_H_procore_erp_sync_1042", "A_etc_forecast": "cf_A_etc_forecast_1042",
-        "C_invoice_code": "cf_C_invoice_code_9140", "C_coi_hold": "cf_C_coi_hold_V1003",
-        "G_sub_accrual": "cf_G_sub_accrual_3412"}
-FAMILIES = list(GOLD) if os.environ.get("CFAB_BROWSERGYM_ALL") else ["H_procore_erp_sync"]
+ALL = bool(os.environ.get("CFAB_BROWSERGYM_ALL"))
+FAMILY_OF = {t.instance_id: t.family for t in all_tasks()}
+GOLDS = sorted(p.stem for p in (ROOT / "tasks" / "gold").glob("cf_*.json") if p.stem in FAMILY_OF)
+REGISTERED = sorted(set(FAMILY_OF.values()))
+GOLD: dict[str, str] = {}  # each family's first instance with a gold recording
+for _id in GOLDS:
+    GOLD.setdefault(FAMILY_OF[_id], _id)
+EAGER_FAMILY = "H_procore_erp_sync"  # `make test` plays this family's over-eager twin too
+FAMILIES = list(GOLD)
 
 
 def venv_dir() -> Path:
@@ -101,18 +107,26 @@ class StepRecorder:
         pass
 
 
+def chosen() -> list[tuple[str, bool]]:
+    """(instance, with its eager twin): one gold instance per family, the eager twin for one
+    family; under CFAB_BROWSERGYM_ALL every instance with a gold recording, each with its twin."""
+    if ALL:
+        return [(i, True) for i in GOLDS]
+    return [(GOLD[f], f == EAGER_FAMILY) for f in FAMILIES]
+
+
 def plan_runs() -> list[dict]:
     tasks = {t.instance_id: t for t in all_tasks()}
     runs = []
-    for family in FAMILIES:
-        instance_id = GOLD[family]
+    for instance_id, eager in chosen():
         steps, reply = gold_steps(instance_id)
-        recorder = StepRecorder()
-        tasks[instance_id].guarded_browser(recorder)
-        assert recorder.steps, f"{instance_id}: its guarded action took no steps"
         runs.append({"instance_id": instance_id, "variant": "gold", "steps": steps, "reply": reply})
-        runs.append({"instance_id": instance_id, "variant": "eager", "steps": steps + recorder.steps,
-                     "reply": reply})
+        if eager:
+            recorder = StepRecorder()
+            tasks[instance_id].guarded_browser(recorder)
+            assert recorder.steps, f"{instance_id}: its guarded action took no steps"
+            runs.append({"instance_id": instance_id, "variant": "eager", "steps": steps + recorder.steps,
+                         "reply": reply})
     return runs
 
 
@@ -125,7 +139,8 @@ def played(bgym_python, tmp_path_factory):
         env = {**os.environ, "CFAB_URL": server.url, "CFAB_ADMIN_TOKEN": server.admin_token}
         env.pop("PYTHONPATH", None)  # the package as the venv installed it, nothing from this venv
         proc = subprocess.run([str(bgym_python), str(ROOT / "tests" / "browsergym_agent.py"), str(plan),
-                               str(results)], env=env, cwd=folder, capture_output=True, text=True, timeout=900)
+                               str(results)], env=env, cwd=folder, capture_output=True, text=True,
+                              timeout=3600 if ALL else 900)
         assert proc.returncode == 0, proc.stderr[-3000:]
         out = json.loads(results.read_text())
         dropped = [server.admin("DELETE", f"/episodes/{r['task_info']['episode_id']}", raw=True).status_code
@@ -146,21 +161,30 @@ def test_the_benchmark_lists_every_instance(played):
     tasks = [t for t in all_tasks() if publishable(t)]
     assert meta["n_env_args"] == len(json.loads((ROOT / "agent/browsergym/instances.json").read_text()))
     assert meta["n_env_args"] == len(tasks)
-    assert meta["families"] == sorted(GOLD)
+    assert meta["families"] == REGISTERED
     assert 0 < meta["valid"] < meta["n_env_args"]
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_a_browsergym_agent_solves_the_gold_run_and_fails_the_eager_one(played, family):
-    runs = {r["variant"]: r for r in played["runs"] if r["instance_id"] == GOLD[family]}
-    gold, eager = runs["gold"], runs["eager"]
+def test_every_registered_family_has_a_gold_recording_to_play():
+    missing = [f for f in REGISTERED if f not in GOLD]
+    assert not missing, (f"no gold recording in tasks/gold/ for {', '.join(missing)}: the BrowserGym agent has "
+                         "nothing to play for it (record one, docs/trajectories.md)")
+
+
+@pytest.mark.parametrize("instance_id,eager", chosen())
+def test_a_browsergym_agent_solves_the_gold_run_and_fails_the_eager_one(played, instance_id, eager):
+    runs = {r["variant"]: r for r in played["runs"] if r["instance_id"] == instance_id}
+    gold = runs["gold"]
     assert "error" not in gold, (gold["error"], gold["actions"][-3:])
     assert gold["terminated"] and gold["reward"] == 1.0, gold["task_info"]["verdict"]
     assert gold["task_info"]["passed"] and not gold["task_info"]["guard_log"]
     start = next(r for r in json.loads((ROOT / "agent/browsergym/instances.json").read_text())
-                 if r["instance_id"] == GOLD[family])["start_path"]
+                 if r["instance_id"] == instance_id)["start_path"]
     assert gold["start_url"] == played["server_url"] + start
     assert any(a.startswith('click("') for a in gold["actions"]) and gold["actions"][-1].startswith("send_msg_to_user(")
+    if not eager:
+        return
+    eager = runs["eager"]
     assert "error" not in eager, (eager["error"], eager["actions"][-3:])
     assert eager["terminated"] and eager["reward"] == 0.0 and eager["task_info"]["score"] == 0.0
     assert eager["task_info"]["guard_log"], "the guarded action never reached the guard"
