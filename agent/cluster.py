@@ -276,16 +276,31 @@ class RayBackend:
         if self._key != key:
             self._drop_pool()
             self._key = key
-        while len(self.actors) < self.workers:
-            self.actors.append(self._spawn(ids)[0])
-        hellos = {actor.hello.remote(ids): actor for actor in self.actors}
-        ready, pending = ray.wait(list(hellos), num_returns=len(hellos), timeout=self.start_timeout)
-        if pending:
-            raise RuntimeError(f"only {len(ready)} of {self.workers} Ray workers started within "
-                               f"{self.start_timeout:.0f} s: the cluster has no room for the rest "
-                               "(each worker takes one CPU)")
-        for ref in ready:
-            self._admit(hellos[ref], ray.get(ref), driver_world)
+        from ray import exceptions as rex
+
+        for round_ in range(2):  # a kept worker that died between sweeps is replaced once
+            while len(self.actors) < self.workers:
+                self.actors.append(self._spawn(ids)[0])
+            hellos = {actor.hello.remote(ids): actor for actor in self.actors}
+            ready, pending = ray.wait(list(hellos), num_returns=len(hellos), timeout=self.start_timeout)
+            if pending:
+                raise RuntimeError(f"only {len(ready)} of {self.workers} Ray workers started within "
+                                   f"{self.start_timeout:.0f} s: the cluster has no room for the rest "
+                                   "(each worker takes one CPU)")
+            dead = []
+            for ref in ready:
+                try:
+                    info = ray.get(ref)
+                except rex.RayActorError:
+                    if round_:
+                        raise
+                    dead.append(hellos[ref])
+                    continue
+                self._admit(hellos[ref], info, driver_world)
+            for actor in dead:
+                self._lose(actor)
+            if not dead:
+                return
 
     def _admit(self, actor, info: dict, driver_world: dict) -> None:
         theirs = info["world"]

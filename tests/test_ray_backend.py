@@ -190,3 +190,13 @@ def test_cfab_bench_times_the_oracle_on_ray_workers(backend):
     table = bench.markdown_table({"machine": bench.machine(), "ray_oracle_episodes_per_s": found})
     assert "oracle episodes per second on 2 Ray workers (`cfab run --backend ray --workers 2`" in table
     assert ray.is_initialized() and backend.actors == before  # the module's Ray and workers untouched
+
+
+def test_a_worker_that_died_between_sweeps_is_replaced(backend):
+    tasks = TASKS[:2]
+    run_suite(tasks, make_policy("oracle"), "tools", 1, progress=False, backend=backend)  # the pool is up
+    victim = backend.actors[-1]
+    ray.kill(victim)
+    results = run_suite(tasks, make_policy("oracle"), "tools", 1, progress=False, backend=backend)
+    assert results["pass1"] == 1.0 and results["n_runs"] == 2 and results["ray"]["lost_workers"] == 0
+    assert len(backend.actors) == 2 and victim not in backend.actors
