@@ -27,6 +27,11 @@ chromium:
 	  echo "Installing Debian's chromium for the browser transport..."; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; \
 	fi
+	@# ffmpeg for `pytest e2e --video on` (Playwright's own download is missing here too)
+	@if ! command -v ffmpeg >/dev/null; then \
+	  echo "Installing Debian's ffmpeg for pytest e2e --video..."; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; \
+	fi
 
 run: install
 	$(VENV)/bin/cfab run --policy $(POLICY) --transport $(TRANSPORT) --k $(K) --out results/$(POLICY)-$(TRANSPORT).json
