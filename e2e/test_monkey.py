@@ -91,7 +91,8 @@ def act(page, rng: random.Random, base: str) -> str:
     c, target = controls[i], page.locator(f'[data-monkey="{i}"]').first
     if c["tag"] == "a":
         href = c["href"]
-        if not href.startswith(base) or "/download" in href:  # base is an absolute URL here  # stay in the portal; downloads aren't pages
+        # base is an absolute URL here: stay in the portal; downloads and printed PDFs aren't pages
+        if not href.startswith(base) or "/download" in href or href.split("?")[0].endswith(".pdf"):
             return f"skip link {href}"
         target.click(timeout=2000)
         return f"click {href}"

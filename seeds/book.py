@@ -15,11 +15,12 @@ from .commitments import build_commitments
 from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
 from .costs import build_budget_lines, build_job_cost
-from .divergences import coi_entries, finalize, gcpay_entries, identity_entries, jsm_dba_entry
+from .divergences import coi_entries, finalize, gcpay_entries, identity_entries, jsm_dba_entry, payroll_entries
 from .documents import build_coi_renewals, build_documents
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
+from .payroll import build_timecards, build_wage_determinations, build_workers
 from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META
 from .requisitions import build_requisitions
 from .util import section_rng
@@ -44,8 +45,9 @@ def generate_book(seed: int = 7) -> dict:
     divergences.append(jsm_dba_entry(vendor_map[JSM_VENDOR]))
     commitments = build_commitments(section_rng(seed, "commitments"), jobs, vendors, code_desc)
     jsm = next(c for c in commitments if c["number"] == JSM_COMMITMENT)
+    wage_determinations = build_wage_determinations(section_rng(seed, "wage_determinations"), jobs)
     divergences += identity_entries(job_map[jsm["job"]], next(m for m in erp_map if m["code"] == jsm["lines"][0]["cost_code"]),
-                                    vendor_map[jsm["vendor_id"]])
+                                    vendor_map[jsm["vendor_id"]], wage_determinations[0])
     requisitions = build_requisitions(section_rng(seed, "requisitions"), commitments, job_map, vendor_map)
     bills = build_ap_bills(section_rng(seed, "ap_bills"), requisitions, commitments, job_map, vendors)
     job_cost = build_job_cost(section_rng(seed, "job_cost"), jobs, bills)
@@ -60,6 +62,9 @@ def generate_book(seed: int = 7) -> dict:
                        key=lambda d: d["doc_id"])
     divergences += coi_entries(vendor_map, documents)
     divergences += gcpay_entries(jobs, prime, change_orders)
+    workers = build_workers(section_rng(seed, "workers"))
+    timecards = build_timecards(section_rng(seed, "timecards"), workers, wage_determinations)
+    divergences += payroll_entries(wage_determinations, workers)
     for c in commitments:
         del c["_trade"], c["_fixed"]
     return {
@@ -80,6 +85,9 @@ def generate_book(seed: int = 7) -> dict:
         "prime_contracts": prime,
         "documents": documents,
         "mail": mail,
+        "wage_determinations": wage_determinations,
+        "workers": workers,
+        "timecards": timecards,
         "divergences": finalize(divergences),
     }
 

@@ -222,12 +222,17 @@ def coi_mismatches(store) -> list[Mismatch]:
     return sorted(set(out), key=lambda m: (m.key, m.field))
 
 
-def identity_mismatches(store) -> list[Mismatch]:
+def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     """That the systems key a kind of record differently at all (each by its own convention) is
-    one registered difference per kind, naming the systems that keep their own keys."""
+    one registered difference per kind, naming the systems that keep their own keys: jobs, cost
+    codes and vendors, and the certified-payroll workforce (LCPtracker's employees and crafts
+    against the book's workers and payroll's craft codes)."""
+    if book is None:
+        from .book import load_book
+        book = load_book()
     procore_jobs = {r["project_number"] for r in _rows(store, "procore", "projects")}
     crosswalk = _rows(store, "procore", "erp_cost_code_map")
-    own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": []}
+    own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": [], "worker": [], "craft": []}
     if any(str(r["vendor_id"]) != r["origin_id"] for r in _rows(store, "procore", "vendors")):
         own["vendor"].append("procore")  # the Directory's own company ids
     for app, _cfg in erp_apps():
@@ -239,6 +244,15 @@ def identity_mismatches(store) -> list[Mismatch]:
             own["vendor"].append(app)
     if any(r["code"] != r["erp_job"] for r in _rows(store, "gcpay", "projects")):
         own["job"].append("gcpay")  # GCPay's own project codes
+    if {r["contract_number"] for r in _rows(store, "lcptracker", "projects")} - procore_jobs:
+        own["job"].append("lcptracker")  # the awarding agency's contract numbers
+    workers = book.get("workers", [])
+    ids = {w["worker_id"] for w in workers} | {w["foundation_employee"] for w in workers}
+    if any(str(r["employee_id"]) not in ids for r in _rows(store, "lcptracker", "employees")):
+        own["worker"].append("lcptracker")  # its own employee ids
+    crafts = {w["craft"] for w in workers}
+    if any(r["classification"] not in crafts for r in _rows(store, "lcptracker", "payroll_records")):
+        own["craft"].append("lcptracker")  # the WD's classification names
     return [Mismatch("identity", kind, "format", f"{', '.join(apps)} key {kind}s their own way")
             for kind, apps in own.items() if apps]
 
@@ -309,7 +323,7 @@ def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
             + coi_mismatches(store) + gcpay_mismatches(store)
-            + identity_mismatches(store))
+            + identity_mismatches(store, book))
 
 
 def unregistered(mismatches: list[Mismatch], registry: list[dict]) -> list[Mismatch]:

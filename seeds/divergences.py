@@ -40,9 +40,10 @@ def coi_entries(vendors: dict, documents: list[dict]) -> list[dict]:
     ]
 
 
-def identity_entries(job: dict, code: dict, vendor: dict) -> list[dict]:
+def identity_entries(job: dict, code: dict, vendor: dict, wd: dict) -> list[dict]:
     """One entry per kind of key the systems write their own way (seeds/erp_keys.py), with the
-    four-app task's records as the example: the job, the commitment line's code and the vendor."""
+    four-app task's records as the example: the job, the commitment line's code and the vendor;
+    LCPtracker's project is the first prevailing-wage job's (``wd``, its wage determination)."""
     def said(keys: dict) -> str:
         return "; ".join(f"{system} {value}" for system, value in keys.items())
 
@@ -56,16 +57,34 @@ def identity_entries(job: dict, code: dict, vendor: dict) -> list[dict]:
     own_vendors = [app for app, k in ERP_KEYS.items() if vendor[k["vendor_field"]] != vendor["vendor_id"]]
     entry = {"entity": "identity", "field": "format", "family": "C_invoice_code"}
     return [
-        {**entry, "key": "job", "systems": ["procore", *own_jobs, "gcpay"],
+        {**entry, "key": "job", "systems": ["procore", *own_jobs, "gcpay", "lcptracker"],
          "why": (f"Each system numbers a job its own way ({said(jobs)}): carrying work from Procore "
                  f"into an ERP means finding that ERP's own job or project, and GCPay's project "
-                 f"carries the job number beside its own code.")},
+                 f"carries the job number beside its own code. LCPtracker files each prevailing-wage "
+                 f"project under the awarding agency's contract number alone (job {wd['job']} is "
+                 f"{wd['contract_number']}); its name and location are the job's.")},
         {**entry, "key": "cost_code", "systems": ["procore", *own_codes],
          "why": (f"Each system writes a cost code its own way ({said(codes)}); the cost type is a "
                  f"separate field everywhere. Procore's ERP cost-code map is the crosswalk.")},
         {**entry, "key": "vendor", "systems": ["procore", *own_vendors],
          "why": (f"Each system keys a vendor its own way ({said(vendors)}); Procore's Directory "
                  f"links a company to the connected ERP's vendor by its origin id.")},
+    ]
+
+
+def payroll_entries(wds: list[dict], workers: list[dict]) -> list[dict]:
+    """P_certified_payroll's identities (APPS.md identity facts 4 and 6): a worker has one id per
+    system, and payroll's craft codes are not the wage determination's classifications."""
+    worker = workers[0]
+    entry = {"entity": "identity", "field": "format", "family": "P_certified_payroll", "systems": ["lcptracker"]}
+    return [
+        {**entry, "key": "worker",
+         "why": (f"A worker has one id per system: the company's {worker['worker_id']}, payroll's employee "
+                 f"number {worker['foundation_employee']}, and in LCPtracker an employee id of its own; "
+                 f"the same person is found by name and the last four of the SSN ({worker['ssn'][-4:]}).")},
+        {**entry, "key": "craft",
+         "why": ("Payroll pays by its craft code (CARP, OPER, ...); LCPtracker names the wage "
+                 "determination's classification (Carpenter; Power Equipment Operator: Backhoe/Excavator).")},
     ]
 
 

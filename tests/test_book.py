@@ -35,7 +35,8 @@ def test_generation_is_deterministic_and_matches_frozen_snapshot(book):
 def test_top_level_keys_and_meta(book):
     assert set(book) == {"meta", "jobs", "cost_types", "cost_codes", "erp_cost_code_map", "vendors",
                          "commitments", "requisitions", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
-                         "change_orders", "prime_contracts", "documents", "mail", "divergences"}
+                         "change_orders", "prime_contracts", "documents", "mail", "divergences",
+                         "wage_determinations", "workers", "timecards"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
                             "email_domain": "companyA.com", "clock": CLOCK, "seed": 7, "version": 1,
                             "pm_erp_app": "sage_intacct"}
@@ -264,6 +265,8 @@ def test_divergence_entries_point_at_real_records(book):
                 assert d["field"].split(".")[1] in v["names"]
             else:
                 assert v[d["field"]]
+        elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:
+            assert d["field"] == "format" and d["systems"] == ["lcptracker"] and d["family"] == "P_certified_payroll"
         elif d["entity"] == "identity":
             assert d["key"] in {"job", "cost_code", "vendor"} and d["field"] == "format"
             assert "procore" in d["systems"] and len(d["systems"]) >= 2
@@ -274,7 +277,8 @@ def test_divergence_entries_point_at_real_records(book):
         else:
             assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
-    assert {d["key"] for d in book["divergences"] if d["entity"] == "identity"} == {"job", "cost_code", "vendor"}
+    assert {d["key"] for d in book["divergences"] if d["entity"] == "identity"} == \
+        {"job", "cost_code", "vendor", "worker", "craft"}
 
 
 def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
@@ -297,3 +301,28 @@ def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
     assert by(book["jobs"], "job")["9140"]["intacct_project"] == "P-9140"
     assert all("vista_job" not in j for j in book["jobs"])
     assert by(book["vendors"], "vendor_id")["V1001"]["foundation_vendor"] == "JSMORA01"
+
+
+def test_certified_payroll_is_paid_as_the_wage_determination_requires(book):
+    """Every timecard of the book pays at least the WD rate for its craft and level, overtime at
+    1.5 x the basic rate, the fringe on every hour; crews keep within each craft's apprentice ratio."""
+    wds = {w["job"]: {(r["craft"], r["level"]): r for r in w["rates"]} for w in book["wage_determinations"]}
+    assert set(wds) == {j["job"] for j in book["jobs"] if j["job_type"] == "public_works" and j["status"] == "active"}
+    assert {"1042", "1990", "2014", "2041", "2200", "3100"} <= set(wds)
+    workers = by(book["workers"], "worker_id")
+    assert len(workers) >= 300 and len(book["timecards"]) >= 800
+    crews = defaultdict(Counter)
+    for t in book["timecards"]:
+        rate = wds[t["job"]][(t["craft"], t["level"])]
+        base, fringe = Decimal(rate["base"]), Decimal(rate["fringe"])
+        assert Decimal(t["st_rate"]) + Decimal(t["fringe_plan"]) >= base + fringe
+        assert Decimal(t["ot_rate"]) == (base * Decimal("1.5")).quantize(Decimal("0.01"), ROUND_HALF_UP) + Decimal(t["fringe_cash"])
+        hours = sum(Decimal(h) for h in t["hours"])
+        assert hours == Decimal(t["st_hours"]) + Decimal(t["ot_hours"]) and Decimal(t["st_hours"]) <= 40
+        assert workers[t["worker_id"]]["level"] == t["level"]
+        if t["level"] != "J":
+            assert workers[t["worker_id"]]["apprentice_program"]
+        crews[(t["job"], t["week_ending"], t["craft"])][t["level"] == "J"] += 1
+    for (job, _week, craft), count in crews.items():
+        ratio = int(wds[job][(craft, "J")]["apprentice_ratio"].split(":")[1])
+        assert count[False] <= count[True] // ratio, (job, craft)

@@ -93,11 +93,14 @@ def test_each_kind_of_key_the_systems_write_their_own_way_is_registered_once(sto
     book = load_book()
     found = {m.key: m.detail for m in consistency.identity_mismatches(store)}
     registry = {d["key"]: d for d in book["divergences"] if d["entity"] == "identity"}
-    assert set(found) == set(registry) == {"job", "cost_code", "vendor"}
+    assert set(found) == set(registry) == {"job", "cost_code", "vendor", "worker", "craft"}
     for kind, detail in found.items():
         named = set(detail.split(" key ")[0].split(", "))
-        assert named | {"procore"} == set(registry[kind]["systems"]), (kind, detail)
+        expected = named if kind in {"worker", "craft"} else named | {"procore"}
+        assert expected == set(registry[kind]["systems"]), (kind, detail)
     assert "sage_intacct" in registry["job"]["systems"] and "vista_erp" not in registry["job"]["systems"]
+    assert {"gcpay", "lcptracker"} <= set(registry["job"]["systems"])
+    assert registry["worker"]["systems"] == registry["craft"]["systems"] == ["lcptracker"]
     assert "sage_intacct" not in registry["vendor"]["systems"]  # Procore's origin ids are Intacct's
 
 
@@ -127,3 +130,40 @@ def test_gcpay_ties_out_to_procore_and_the_erps_except_its_registered_change_ord
         assert {("project", "owner"), ("afp", "amount")} <= planted
     finally:
         store.drop(episode.id)
+
+
+def test_lcptracker_keys_projects_workers_and_crafts_its_own_way(store):
+    """LCPtracker files a project under the agency's contract number, keeps employee ids of its
+    own and names the WD classification; each project's name is the job's, and each employee is
+    the book's worker by name and the last four of the SSN. Were LCPtracker keyed by the job
+    number, the registered job identity would name a system that no longer differs."""
+    book = load_book()
+    jobs = {j["job"]: j for j in book["jobs"]}
+    wds = {wd["contract_number"]: wd for wd in book["wage_determinations"]}
+    projects = list(store.template("lcptracker").rows("projects").values())
+    assert {p["contract_number"] for p in projects} == set(wds)
+    assert all(p["name"] == jobs[wds[p["contract_number"]]["job"]]["name"] for p in projects)
+    people = {(w["first_name"], w["last_name"], w["ssn"][-4:]) for w in book["workers"]}
+    employees = list(store.template("lcptracker").rows("employees").values())
+    assert employees and all((e["first_name"], e["last_name"], e["ssn_last4"]) in people for e in employees)
+    assert not {str(e["employee_id"]) for e in employees} & {w["worker_id"] for w in book["workers"]}
+
+    class Rekeyed:
+        def template(self, app):
+            rows = store.template(app).rows
+            if app != "lcptracker":
+                return store.template(app)
+
+            class T:
+                def rows(self, table):
+                    out = rows(table)
+                    if table == "projects":
+                        return {k: {**r, "contract_number": wds[r["contract_number"]]["job"]} for k, r in out.items()}
+                    return out
+            return T()
+    rekeyed = {m.key: m.detail for m in consistency.identity_mismatches(Rekeyed(), book)}
+    assert "lcptracker" not in rekeyed["job"] and "lcptracker" in found_job(store, book)
+
+
+def found_job(store, book) -> str:
+    return next(m.detail for m in consistency.identity_mismatches(store, book) if m.key == "job")

@@ -73,6 +73,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return {"requisition_id": _first(env, "procore.requisitions.list", {"status": "approved"})["requisition_id"]}
     if app == "gcpay":
         return _gcpay_accepted(env, tool)
+    if app == "lcptracker":
+        return {**_draft_cpr(env), "signer_name": "Renee Albright"}
     if APPS[app].tool_map[tool] == "post_journal_entry":
         return {"entry_id": _a_draft_entry(env, app)}
     if tool == _erp_tool(app, "post_bill"):
@@ -94,6 +96,15 @@ def _gcpay_accepted(env, tool: str) -> dict:
     if tool == "waiver.send":
         return {"waiver_id": _first(env, "gcpay.waivers.list", {"status": "Not sent"})["waiver_id"]}
     return {"batch_id": env.call("gcpay.epayment.batches.list", {})["items"][0]["batch_id"]}
+
+
+def _draft_cpr(env) -> dict:
+    """A week's certified payroll still in draft: the one a person would certify and submit."""
+    for project in env.call("lcptracker.projects.list", {"per_page": 100})["items"]:
+        for cpr in env.call("lcptracker.projects.get", {"project_id": project["project_id"]})["cprs"]:
+            if cpr["status"] == "Draft":
+                return {"project_id": project["project_id"], "week_ending": cpr["week_ending"]}
+    raise AssertionError("no draft CPR to certify")
 
 
 def _a_draft_entry(env, app) -> str:
@@ -153,6 +164,7 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "afp.approve_step": {"afp_id": 999999999},
     "waiver.send": {"waiver_id": 999999999},
     "epayment.batch.release": {"batch_id": 999999999},
+    "cpr.certify_and_submit": {"project_id": 999999999, "week_ending": "2026-06-27", "signer_name": "Renee Albright"},
 }
 for _spec in (s for s in APPS.values() if s.kind == "erp"):  # each ERP in its own words
     MISSING_RECORD[_erp_tool(_spec.name, "post_bill")] = {
@@ -253,6 +265,10 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("approve", f"{base}/afps/{ids['afp.approve_step']['afp_id']}/approve", {}),
                 ("send waiver", f"{base}/waivers/{ids['waiver.send']['waiver_id']}/send", {}),
                 ("release", f"{base}/epayments/{ids['epayment.batch.release']['batch_id']}/release", {})]
+    if app == "lcptracker":
+        cpr = _draft_cpr(env)
+        return [("certify and submit", f"{base}/projects/{cpr['project_id']}/payroll/{cpr['week_ending']}/certify",
+                 {"signer_name": "Renee Albright"})]
     post = _erp_tool(app, "post_bill")
     bill = _bill_id(env, app, accepted_args(env, app, post, store))
     out = [("post", f"{base}/ap/bills/{bill}/post", {}), ("payment run", f"{base}/ap/payment-run", {})]
@@ -282,6 +298,11 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
         "outlook": [("compose send, no recipient", f"{base}/compose", {"to": "", "subject": "S", "body": "B", "action": "send"}),
                     ("send, no such draft", f"{base}/message/MSG-NOPE/send", {}),
                     ("reply, no text", f"{base}/message/{{received}}/reply", {"comment": " "})],
+        "lcptracker": [("certify, no such project", f"{base}/projects/999999999/payroll/2026-06-27/certify",
+                         {"signer_name": "Renee Albright"}),
+                        ("certify, no signer", f"{base}/projects/{{project}}/payroll/{{week}}/certify", {"signer_name": " "}),
+                        ("certify, already submitted", f"{base}/projects/{{project}}/payroll/{{submitted}}/certify",
+                         {"signer_name": "Renee Albright"})],
         "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
                     ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
         "gcpay": [("submit, no such pay app", f"{base}/pay-apps/999999999/submit", {}),
@@ -357,6 +378,11 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
             fill = {"approved": _first(env, "gcpay.pay_apps.list", {"project_code": "GC-3100", "status": "Approved"})["pay_app_id"],
                     "paid": _first(env, "gcpay.afps.list", {"status": "Paid"})["afp_id"],
                     "signed": _first(env, "gcpay.waivers.list", {"status": "Signed"})["waiver_id"]}
+        elif app == "lcptracker":
+            cpr = _draft_cpr(env)
+            cprs = env.call("lcptracker.projects.get", {"project_id": cpr["project_id"]})["cprs"]
+            fill = {"project": cpr["project_id"], "week": cpr["week_ending"],
+                    "submitted": next(c["week_ending"] for c in cprs if c["status"] == "Submitted")}
         for what, url, form in refused_buttons(app):
             before, logged = episode.snapshot(), len(episode.guard_log)
             resp = post_form(client, url.format(**fill), form)

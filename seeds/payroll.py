@@ -1,0 +1,178 @@
+"""The field workforce and its certified payroll: workers, wage determinations, weekly timecards.
+
+Every active public-works job is a prevailing-wage (Davis-Bacon) contract with a wage determination
+(DOMAIN.md section 5): per classification a basic hourly rate and a fringe, an apprentice ratio, and
+apprentice levels paid a share of the journeyworker rate. Eight weeks of timecards (weeks ending
+Saturday) are paid the way a careful payroll pays them: at least the WD rate, overtime at 1.5 x the
+basic rate, the fringe on every hour (to plans, or in cash added to the rate).
+
+Identities differ by system (APPS.md identity facts 4 and 6): the company's worker id, Foundation's
+five-digit employee number, LCPtracker's worker keyed by the last four of the SSN; Foundation's craft
+code vs the WD classification; LCPtracker files each project under the agency's contract number.
+"""
+from __future__ import annotations
+
+import random
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+from . import names as N
+from .util import CENT, add_days, iso, money, unique_int
+
+N_WORKERS = 320
+WEEKS = 8
+LAST_WEEK_ENDING = date(2026, 6, 27)  # the Saturday before the book's clock (2026-06-30)
+APPRENTICE_LEVELS = {1: Decimal("0.50"), 2: Decimal("0.60"), 3: Decimal("0.70"), 4: Decimal("0.80")}
+# Foundation craft code, the WD classification (LCPtracker's craft), base, fringe, ratio, share of crews
+CRAFTS = [
+    ("CARP", "Carpenter", "38.50", "14.20", "1:3", 5),
+    ("LAB", "Laborer: Common or General", "24.10", "9.85", "1:4", 6),
+    ("ELEC", "Electrician", "41.25", "17.60", "1:3", 3),
+    ("OPER", "Power Equipment Operator: Backhoe/Excavator", "36.80", "13.45", "1:2", 2),
+    ("IRON", "Ironworker, Reinforcing", "35.60", "18.05", "1:3", 2),
+    ("CEMT", "Cement Mason/Concrete Finisher", "31.40", "11.90", "1:3", 2),
+    ("PLUM", "Plumber", "39.90", "16.75", "1:3", 2),
+]
+CRAFT_BY_CODE = {c[0]: c for c in CRAFTS}
+UNIONS = {"CARP": "Carpenters Local 1102", "LAB": "Laborers Local 1426", "ELEC": "IBEW Local 553",
+          "OPER": "Operating Engineers Local 465", "IRON": "Ironworkers Local 848",
+          "CEMT": "Cement Masons Local 889", "PLUM": "Plumbers Local 421"}
+
+
+def q(value: Decimal) -> Decimal:
+    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def _agency_contract(rng: random.Random, job: dict) -> str:
+    """The awarding agency's contract number, which LCPtracker files the project under."""
+    prefix = "".join(w[0] for w in job["customer"].replace("of ", "").split() if w[0].isalpha()).upper()[:4]
+    return f"{prefix}-{job['start_date'][:4]}-{rng.randint(100, 999)}-{job['state']}"
+
+
+def build_wage_determinations(rng: random.Random, jobs: list[dict]) -> list[dict]:
+    """One Davis-Bacon wage determination per active public-works job; rates vary by county."""
+    out = []
+    for job in sorted((j for j in jobs if j["job_type"] == "public_works" and j["status"] == "active"),
+                      key=lambda j: j["job"]):
+        bump = Decimal(rng.randint(-60, 90)) / 100
+        rates = []
+        for code, cls, base, fringe, ratio, _share in CRAFTS:
+            jbase = q(Decimal(base) + bump)
+            jfringe = q(Decimal(fringe) + Decimal(rng.randint(-20, 30)) / 100)
+            rates.append({"craft": code, "classification": cls, "level": "J", "base": money(jbase),
+                          "fringe": money(jfringe), "apprentice_ratio": ratio})
+            for level, share in APPRENTICE_LEVELS.items():
+                rates.append({"craft": code, "classification": cls, "level": f"A{level}",
+                              "base": money(q(jbase * share)), "fringe": money(jfringe),
+                              "apprentice_ratio": ratio, "pct_of_journeyworker": str(int(share * 100))})
+        out.append({"job": job["job"], "contract_number": _agency_contract(rng, job),
+                    "wd_number": f"{job['state']}{job['start_date'][:4]}{rng.randint(1, 60):04d}",
+                    "modification": rng.randint(0, 4), "awarding_agency": job["customer"],
+                    "county": rng.choice(N.COUNTIES), "state": job["state"], "rates": rates})
+    return out
+
+
+def build_workers(rng: random.Random) -> list[dict]:
+    """The field workforce: journeyworkers and registered apprentices in each craft."""
+    used_emp, used_ssn, out = set(), set(), []
+    weights = [c[5] for c in CRAFTS]
+    for i in range(N_WORKERS):
+        worker_id = f"W{1001 + i}"
+        craft = rng.choices(CRAFTS, weights)[0][0]
+        level = "J" if rng.random() < 0.8 else f"A{rng.randint(1, 4)}"
+        ssn = unique_int(f"ssn:{worker_id}", 8, used_ssn)  # 9xx-xx-xxxx: never issued as an SSN
+        first, last = rng.choice(N.FIRST_NAMES), rng.choice(N.LAST_NAMES)
+        out.append({
+            "worker_id": worker_id, "first_name": first, "last_name": last,
+            "ssn": f"9{str(ssn)[:2]}-{str(ssn)[2:4]}-{str(ssn)[4:]}",
+            "foundation_employee": str(unique_int(f"emp:{worker_id}", 5, used_emp)),
+            "craft": craft, "level": level,
+            "apprentice_program": (f"{rng.choice(['NC', 'SC'])}-RAP-{rng.randint(10000, 99999)}"
+                                   if level != "J" else None),
+            "union_local": UNIONS[craft] if rng.random() < 0.55 else None,
+            "hire_date": iso(add_days(date(2019, 1, 7), rng.randint(0, 2300))),
+        })
+    return out
+
+
+def _crew(rng: random.Random, workers: list[dict], taken: set[str], size: int) -> list[dict]:
+    """A job's crew: journeyworkers first, then apprentices within every craft's ratio."""
+    free = [w for w in workers if w["worker_id"] not in taken]
+    journey = [w for w in free if w["level"] == "J"]
+    crew = rng.sample(journey, size)
+    counts = {}
+    for w in crew:
+        counts[w["craft"]] = counts.get(w["craft"], 0) + 1
+    for w in [w for w in free if w["level"] != "J"]:
+        ratio = int(CRAFT_BY_CODE[w["craft"]][4].split(":")[1])
+        allowed = counts.get(w["craft"], 0) // ratio
+        have = sum(1 for c in crew if c["craft"] == w["craft"] and c["level"] != "J")
+        if have < allowed and rng.random() < 0.7:
+            crew.append(w)
+    taken.update(w["worker_id"] for w in crew)
+    return sorted(crew, key=lambda w: w["worker_id"])
+
+
+def _within_ratio(present: list[dict]) -> list[dict]:
+    """The week's crew on site: an apprentice works only under the craft's ratio of journeyworkers
+    present that week, so when a journeyworker is off, the apprentices beyond the ratio are off too
+    (lowest level first kept, by worker id)."""
+    journey: dict[str, int] = {}
+    for w in present:
+        if w["level"] == "J":
+            journey[w["craft"]] = journey.get(w["craft"], 0) + 1
+    kept, apprentices = [], {}
+    for w in sorted(present, key=lambda w: (w["level"] != "J", w["level"], w["worker_id"])):
+        if w["level"] != "J":
+            allowed = journey.get(w["craft"], 0) // int(CRAFT_BY_CODE[w["craft"]][4].split(":")[1])
+            if apprentices.get(w["craft"], 0) >= allowed:
+                continue
+            apprentices[w["craft"]] = apprentices.get(w["craft"], 0) + 1
+        kept.append(w)
+    return sorted(kept, key=lambda w: w["worker_id"])
+
+
+def _hours(rng: random.Random) -> list[str]:
+    """Sunday..Saturday hours worked: a 40-hour week, sometimes a long day or a Saturday."""
+    days = [Decimal(0), *(Decimal(8) for _ in range(5)), Decimal(0)]
+    if rng.random() < 0.3:
+        days[rng.randint(1, 5)] += Decimal(rng.choice([1, 2, 2.5]))
+    if rng.random() < 0.2:
+        days[6] = Decimal(rng.choice([4, 6, 8]))
+    if rng.random() < 0.1:
+        days[rng.randint(1, 5)] = Decimal(0)
+    return [str(d.normalize()) if d != d.to_integral() else str(int(d)) for d in days]
+
+
+def timecard(job: str, week: date, worker: dict, rate: dict, hours: list[str], cash_fringe: bool) -> dict:
+    """One worker's week on one job, paid correctly: OT at 1.5 x base, the fringe on every hour."""
+    total = sum(Decimal(h) for h in hours)
+    st, ot = min(total, Decimal(40)), max(total - 40, Decimal(0))
+    base, fringe = Decimal(rate["base"]), Decimal(rate["fringe"])
+    cash = fringe if cash_fringe else Decimal(0)
+    st_rate, ot_rate = base + cash, q(base * Decimal("1.5")) + cash
+    gross = q(st * st_rate + ot * ot_rate)
+    fica, fwt = q(gross * Decimal("0.0765")), q(gross * Decimal("0.11"))
+    return {"job": job, "week_ending": iso(week), "worker_id": worker["worker_id"], "craft": worker["craft"],
+            "level": worker["level"], "hours": hours, "st_hours": str(st), "ot_hours": str(ot),
+            "base_rate": money(base), "st_rate": money(st_rate), "ot_rate": money(ot_rate),
+            "fringe_plan": money(Decimal(0) if cash_fringe else fringe), "fringe_cash": money(cash),
+            "fringe_method": "4(b)" if cash_fringe else "4(a)", "gross": money(gross),
+            "fica": money(fica), "withholding": money(fwt), "net": money(gross - fica - fwt)}
+
+
+def build_timecards(rng: random.Random, workers: list[dict], wds: list[dict]) -> list[dict]:
+    """Eight weeks of certified-payroll timecards on every prevailing-wage job."""
+    taken: set[str] = set()
+    out = []
+    for wd in wds:
+        rates = {(r["craft"], r["level"]): r for r in wd["rates"]}
+        crew = _crew(rng, workers, taken, rng.randint(12, 20))
+        cash = {w["worker_id"] for w in crew if w["union_local"] is None and rng.random() < 0.25}
+        for k in range(WEEKS):
+            week = add_days(LAST_WEEK_ENDING, -7 * (WEEKS - 1 - k))
+            present = [w for w in crew if rng.random() >= 0.06]  # the rest are off that week
+            for w in _within_ratio(present):
+                out.append(timecard(wd["job"], week, w, rates[(w["craft"], w["level"])], _hours(rng),
+                                    w["worker_id"] in cash))
+    return sorted(out, key=lambda t: (t["job"], t["week_ending"], t["worker_id"]))
