@@ -21,6 +21,7 @@ from e2e.scope import pick
 from portals.core import recording
 from seeds.book import load_book
 from tasks.families import a_etc_forecast as A
+from tasks.families import b_aia_g702 as B
 from tasks.families import c_coi_hold as COI
 from tasks.families import c_invoice_code as C
 from tasks.families import g_sub_accrual as G
@@ -199,6 +200,13 @@ def work_sub_accrual(page, job: str) -> str:
     return G.oracle_browser(job, _portal(page))
 
 
+def work_pay_application(page, job: str) -> str:
+    """GCPay's project list and overview (the contract's retainage terms, the SOV, change orders,
+    the last application's G702/G703 and the field's progress), the change order added to the
+    SOV, then the new pay application's form, saved as a draft."""
+    return B.oracle_browser(job, _portal(page))
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -209,12 +217,14 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
         [("cf_C_invoice_code_9140", "C_invoice_code", None)] + \
         [(f"cf_A_etc_forecast_{job}", "A_etc_forecast", job) for job in A.JOBS] + \
         [("cf_C_coi_hold_V1003", "C_coi_hold", "V1003"),  # the vendor whose certificates name its DBA
-         ("cf_G_sub_accrual_3412", "G_sub_accrual", "3412")]
+         ("cf_G_sub_accrual_3412", "G_sub_accrual", "3412"),
+         ("cf_B_aia_g702_2780", "B_aia_g702", "2780")]  # a change order to add and retainage to reduce
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
         "C_coi_hold": work_coi_hold,
-        "G_sub_accrual": work_sub_accrual}
+        "G_sub_accrual": work_sub_accrual,
+        "B_aia_g702": work_pay_application}
 
 
 PLAYED = pick(CASES, lambda c: c[0], lambda c: c[1])  # one per family; CFAB_E2E_ALL: every case
