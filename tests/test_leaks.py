@@ -33,8 +33,17 @@ def _every_value_of_every_task() -> dict[str, str]:
     out = {}
     for task in TASKS:
         for value, where in leaks.asserted_values(task.evaluator).items():
+            if _is_zero(value):  # "nothing stored" is no answer: a 0.00 default gives none away
+                continue
             out.setdefault(value, f"{task.instance_id} {where}")
     return out
+
+
+def _is_zero(value: str) -> bool:
+    try:
+        return float(value) == 0
+    except ValueError:
+        return False
 
 
 def test_no_tool_schema_uses_any_tasks_values_as_examples():
