@@ -20,6 +20,7 @@ from agent.replay import replay
 from e2e.scope import pick
 from portals.core import recording
 from seeds.book import load_book
+from tasks.families import a_change_order as CO
 from tasks.families import a_etc_forecast as A
 from tasks.families import b_aia_g702 as B
 from tasks.families import c_coi_hold as COI
@@ -207,6 +208,12 @@ def work_pay_application(page, job: str) -> str:
     return B.oracle_browser(job, _portal(page))
 
 
+def work_change_order(page, job: str) -> str:
+    """Procore's change order, its document in Box (signature, pricing, coding), Procore's ERP
+    cost-code map for the Vista phase, then Vista's PM pending change order form, left pending."""
+    return CO.oracle_browser(job, _portal(page))
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -218,13 +225,15 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
         [(f"cf_A_etc_forecast_{job}", "A_etc_forecast", job) for job in A.JOBS] + \
         [("cf_C_coi_hold_V1003", "C_coi_hold", "V1003"),  # the vendor whose certificates name its DBA
          ("cf_G_sub_accrual_3412", "G_sub_accrual", "3412"),
-         ("cf_B_aia_g702_2780", "B_aia_g702", "2780")]  # a change order to add and retainage to reduce
+         ("cf_B_aia_g702_2780", "B_aia_g702", "2780"),  # a change order to add and retainage to reduce
+         ("cf_A_change_order_3100", "A_change_order", "3100")]  # the paper's example: internal, not owner
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
         "C_coi_hold": work_coi_hold,
         "G_sub_accrual": work_sub_accrual,
-        "B_aia_g702": work_pay_application}
+        "B_aia_g702": work_pay_application,
+        "A_change_order": work_change_order}
 
 
 PLAYED = pick(CASES, lambda c: c[0], lambda c: c[1])  # one per family; CFAB_E2E_ALL: every case

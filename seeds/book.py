@@ -15,7 +15,7 @@ from .commitments import build_commitments
 from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
 from .costs import build_budget_lines, build_job_cost
-from .divergences import coi_entries, finalize, gcpay_entries, identity_entries, jsm_dba_entry, payroll_entries
+from .divergences import change_order_entries, coi_entries, finalize, gcpay_entries, identity_entries, jsm_dba_entry, payroll_entries
 from .documents import build_coi_renewals, build_documents
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
@@ -62,6 +62,7 @@ def generate_book(seed: int = 7) -> dict:
                        key=lambda d: d["doc_id"])
     divergences += coi_entries(vendor_map, documents)
     divergences += gcpay_entries(jobs, prime, change_orders)
+    divergences += change_order_entries(change_orders)
     workers = build_workers(section_rng(seed, "workers"))
     timecards = build_timecards(section_rng(seed, "timecards"), workers, wage_determinations)
     divergences += payroll_entries(wage_determinations, workers)

@@ -10,6 +10,7 @@ difference is a bug, and so is a registered one that no longer occurs.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 import re
 from dataclasses import dataclass
 
@@ -178,7 +179,14 @@ def document_mismatches(store, book: dict) -> list[Mismatch]:
         for r in _rows(store, app, "vendors"):
             names.setdefault(r["canonical_id"], []).append(r["name"])
     out = []
+    procore_cos = {r["change_order_id"]: r for r in _rows(store, "procore", "change_orders")}
     for doc in _rows(store, "box", "files"):
+        if doc["kind"] == "change_order":  # the signed total against Procore's change order
+            fields = json.loads(doc["fields_json"])
+            co = procore_cos.get(fields.get("co_id"))
+            if co and Decimal(str(co["amount"])) != Decimal(str(fields["amount"])):
+                out.append(Mismatch("change_order", fields["co_id"], "signed_amount",
+                                    f"{doc['name']} totals {fields['amount']}, Procore {co['amount']}"))
         if doc["kind"] != "invoice":
             continue
         fields = json.loads(doc["fields_json"])

@@ -6,7 +6,7 @@ from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
 
-from .reference import CO_3100_AMOUNT
+from .reference import CHANGE_ORDER_CASES, CO_3100_AMOUNT
 from .util import add_days, dec, iso, money, parse, round_to, stable_int
 
 DIVISIONS = {
@@ -70,6 +70,9 @@ def build_change_orders(rng: random.Random, jobs: list[dict]) -> list[dict]:
         for n, (d, kind, title, amount, status) in enumerate(sorted(specs, key=lambda s: s[0]), start=1):
             out.append({"co_id": f"CO-{job['job']}-{n:03d}", "job": job["job"], "number": n, "title": title,
                         "amount": money(amount), "kind": kind, "status": status, "created_date": iso(d)})
+            proceeding = CHANGE_ORDER_CASES.get(out[-1]["co_id"], {}).get("procore_status")
+            if proceeding and status == "pending":  # A_change_order: the owner let the work proceed before signing
+                out[-1]["procore_status"] = proceeding
     return sorted(out, key=lambda c: c["co_id"])
 
 

@@ -97,6 +97,24 @@ def finalize(entries: list[dict]) -> list[dict]:
     return [{"id": f"DIV-{i:04d}", **e} for i, e in enumerate(out, start=1)]
 
 
+def change_order_entries(change_orders: list[dict]) -> list[dict]:
+    """A_change_order's difference: the change order the owner signed in Box for another total
+    than Procore's (the signed document governs, change_management.md)."""
+    from decimal import Decimal
+
+    from .reference import CHANGE_ORDER_CASES
+
+    by_id = {co["co_id"]: co for co in change_orders}
+    return [{"entity": "change_order", "key": co_id, "field": "signed_amount", "systems": ["box", "procore"],
+             "family": "A_change_order",
+             "why": (f"The owner signed change order {co_id} on job {by_id[co_id]['job']} for {case['signed_amount']}; "
+                     f"Procore still carries {by_id[co_id]['amount']}.")}
+            for co_id, case in sorted(CHANGE_ORDER_CASES.items())
+            if case.get("signed_amount") and by_id.get(co_id, {}).get("status") == "pending"
+            and by_id[co_id]["kind"] == "owner"
+            and Decimal(case["cost_of_work"]) + Decimal(case["fee"]) == Decimal(case["signed_amount"])]
+
+
 def gcpay_entries(jobs: list[dict], prime_contracts: list[dict], change_orders: list[dict]) -> list[dict]:
     """B_aia_g702's difference: an owner change order approved since a project's last pay
     application is approved in Procore and the ERPs but is not yet a line of GCPay's schedule of

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from .reference import (COI_DBA_VENDOR, JSM_COMMITMENT, JSM_INVOICE, JSM_INVOICE_TOTAL, JSM_VENDOR, META,
+from .reference import (CHANGE_ORDER_CASES, COI_DBA_VENDOR, JSM_COMMITMENT, JSM_INVOICE, JSM_INVOICE_TOTAL, JSM_VENDOR, META,
                         RENEWED_COI_VENDOR)
 from .util import add_days, business_dt, dec, iso_dt, money, parse, split_total, CENT, unique_int
 
@@ -117,8 +117,23 @@ def build_documents(rng: random.Random, jobs: dict, vendors: dict, commitments: 
             box.add(f"{job_folder(jobs[co['job']])}/Change Orders", f"{co['co_id']}.pdf", "change_order",
                     parse(co["created_date"]),
                     {"co_id": co["co_id"], "job": co["job"], "title": co["title"], "amount": co["amount"],
-                     "status": co["status"]})
+                     "status": co["status"], **_co_pricing(co, jobs[co["job"]])})
     return sorted(box.docs, key=lambda d: d["doc_id"])
+
+
+def _co_pricing(co: dict, job: dict) -> dict:
+    """A_change_order's cases: the change order as priced and signed (or not) on paper. The total
+    is the owner's signed figure, which may differ from Procore's; no signature, no owner."""
+    case = CHANGE_ORDER_CASES.get(co["co_id"])
+    total = (case or {}).get("signed_amount") or co["amount"]
+    # another seed's book has other change orders under these ids: the case is seed 7's only
+    if case is None or co["status"] != "pending" or dec(case["cost_of_work"]) + dec(case["fee"]) != dec(total):
+        return {}
+    signed = case["owner_signed_by"]
+    return {"amount": total, "owner": job["customer"], "cost_code": case["cost_code"],
+            "cost_type": case["cost_type"], "cost_of_work": case["cost_of_work"], "overhead_and_fee": case["fee"],
+            "owner_signature": f"Signed by {signed} for {job['customer']}" if signed else "Not signed by the owner",
+            "status": "signed by owner" if signed else co["status"]}
 
 
 def build_coi_renewals(rng: random.Random, documents: list[dict], vendors: dict) -> list[dict]:

@@ -38,6 +38,21 @@ JSM_INVOICE_TOTAL = "14350.00"
 JSM_COMMITMENT = "9140-75"
 ETC_1042_TARGET = "3706560.00"                                         # A_etc_forecast example
 CO_3100_AMOUNT = "101700.00"                                           # cf_A_change_order_001
+# A_change_order: the scope changes to set up in the ERP, one per job. Each signed change order
+# PDF in Box prices the change as the cost of work (coded to a company cost code and cost type)
+# plus overhead and fee; the owner's signature is on it or it is not. `signed_amount` is the
+# total the owner signed where it differs from Procore's; `procore_status` overrides Procore's
+# usual "Pending - In Review".
+CHANGE_ORDER_CASES = {
+    "CO-3100-005": {"cost_code": "32-130", "cost_type": "S", "cost_of_work": "101700.00", "fee": "0.00",
+                    "owner_signed_by": None},
+    "CO-7048-003": {"cost_code": "08-800", "cost_type": "S", "cost_of_work": "106818.18", "fee": "10681.82",
+                    "owner_signed_by": "Elaine Keller", "procore_status": "Pending - Proceeding"},
+    "CO-9427-004": {"cost_code": "08-800", "cost_type": "S", "cost_of_work": "132863.64", "fee": "13286.36",
+                    "owner_signed_by": "Dana Whitfield", "signed_amount": "146150.00"},
+    "CO-5965-001": {"cost_code": "22-400", "cost_type": "M", "cost_of_work": "212636.36", "fee": "21263.64",
+                    "owner_signed_by": "Lisa Woodard"},
+}
 CONTROLLER = {"name": "Renee Albright", "email": "controller@companyA.com"}
 
 COST_TYPES = [

@@ -58,6 +58,14 @@ def _answer_like(value: str) -> bool:
     return len(text) >= 3 and not _ENUM_WORD.match(text) and any(c.isalnum() for c in text)
 
 
+def _zero(text: str) -> bool:
+    """A zero amount: "nothing changes" is no answer, so a tool's 0.00 default gives none away."""
+    try:
+        return Decimal(text) == 0
+    except ArithmeticError:
+        return False
+
+
 def asserted_values(evaluator: dict) -> dict[str, str]:
     """{value: where the grader asserts it} for the evaluator's expected rows and reply claims."""
     found: dict[str, str] = {}
@@ -65,7 +73,7 @@ def asserted_values(evaluator: dict) -> dict[str, str]:
         for part in ("where", "assert"):
             for column, value in (spec.get(part) or {}).items():
                 for text in _scalars(value):
-                    if _answer_like(text):
+                    if _answer_like(text) and not _zero(text):
                         found.setdefault(text, f"{spec.get('table', '?')}.{column}")
     for claim in evaluator.get("required_outputs", []):
         if isinstance(claim, dict) and claim.get("claim") in ("amount", "id"):

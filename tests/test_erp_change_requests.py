@@ -1,13 +1,15 @@
 """Change requests: entering one writes that one Pending row and nothing else; the refusals say
-what is wrong."""
+what is wrong; approving one (Vista's PM pending change orders) moves the budget and contract."""
 from __future__ import annotations
 
 import pytest
 
+from decimal import Decimal as D
+
 from conftest import post_form
 
 APP = "sage_intacct"
-APPS = [APP]
+APPS = [APP, "vista_erp"]  # Vista keeps them as PM pending change orders
 
 
 def call(env, name, args=None):
@@ -60,3 +62,46 @@ def test_the_form_enters_the_same_request_and_lists_sort(client, env, episode):
     page = client.get(f"/{APP}/change-requests?sort=-cost", headers={"HX-Request": "true", "HX-Target": "results"})
     body = page.get_data(as_text=True)
     assert body.lstrip().startswith('<section id="results"') and 'aria-sort="descending"' in body
+
+
+# Vista keeps them as PM pending change orders, with the PM's approval as its own write.
+VISTA = "vista_erp"
+
+
+def vista_request(env) -> dict:
+    job = env.call(f"{VISTA}.jc.jobs.list", {"status": "active"})["items"][0]["project_id"]
+    code = env.call(f"{VISTA}.jc.phases.list", {"project_id": job})["items"][0]["task_id"]
+    return {"project_id": job, "description": "Owner-requested added scope", "task_id": code,
+            "cost_type_id": "S", "cost_effect": "12345.67", "price_effect": "13580.24"}
+
+
+def test_vista_holds_no_pending_change_the_book_has_not_entered(env, episode):
+    rows = env.call(f"{VISTA}.pm.pending_change_orders.list", {"per_page": 100})["items"]
+    assert rows and {r["status"] for r in rows} <= {"Approved", "Void"}
+
+
+def test_approving_moves_the_budget_and_the_contract(env, episode):
+    args = vista_request(env)
+    before = env.call(f"{VISTA}.jc.job.get", {"project_id": args["project_id"]})
+    made = env.call(f"{VISTA}.pm.pending_change_order.create", args)
+    assert set(episode.diff()[VISTA]) == {"change_requests"}
+    approved = env.call(f"{VISTA}.pm.pending_change_order.approve", {"change_request_id": made["change_request_id"]})
+    assert approved["status"] == "Approved"
+    after = env.call(f"{VISTA}.jc.job.get", {"project_id": args["project_id"]})
+    assert D(after["contract_amount"]) - D(before["contract_amount"]) == D("13580.24")
+    diff = episode.diff()[VISTA]
+    assert {"change_requests", "jobs", "budget_lines"} <= set(diff)
+    again = env.call(f"{VISTA}.pm.pending_change_order.approve", {"change_request_id": made["change_request_id"]})
+    assert again.get("field") == "change_request_id" and "only a Pending one" in again["message"]
+
+
+def test_vistas_form_saves_pending_and_its_button_approves(client, env, episode):
+    resp = post_form(client, f"/{VISTA}/change-requests/new", {**vista_request(env), "change_type": "owner"})
+    assert resp.status_code == 302
+    page = client.get(resp.location).get_data(as_text=True)
+    assert "saved as Pending" in page and "Approve change order" in page
+    number = resp.location.split("/change-requests/")[1].split("?")[0]
+    resp = post_form(client, f"/{VISTA}/change-requests/{number}/approve", {})
+    assert resp.status_code == 302 and "was approved" in client.get(resp.location).get_data(as_text=True)
+    resp = post_form(client, f"/{VISTA}/change-requests/{number}/approve", {})
+    assert resp.status_code == 422 and "only a Pending one" in resp.get_data(as_text=True)

@@ -122,7 +122,8 @@ def test_every_form_a_person_can_post_writes_only_through_the_vendors_tools(flas
 SCREEN_WORDS = {
     "payments": ("payments", "payment", "new_payment", "payment_method", "document_number", "pay_button"),
     "retainage": ("retainage", "release_retainage", "release_retainage_button"),
-    "change_requests": ("change_requests", "change_request", "new_change_request"),
+    "change_requests": ("change_requests", "change_request", "new_change_request", "change_module",
+                        "approve_change_request"),
     "estimates": ("estimates", "estimate"),
     "cost_types": ("standard_cost_types", "accumulation_type"),
     "dimensions": ("dimensions",),

@@ -24,7 +24,7 @@ WAIVER_TITLES = {
     "conditional_final": "CONDITIONAL WAIVER AND RELEASE ON FINAL PAYMENT",
     "unconditional_final": "UNCONDITIONAL WAIVER AND RELEASE ON FINAL PAYMENT",
 }
-MONEY_KEYS = {"total", "limit", "aggregate", "each_occurrence", "contract_sum"}
+MONEY_KEYS = {"total", "limit", "aggregate", "each_occurrence", "contract_sum", "cost_of_work", "overhead_and_fee"}
 SIGNED_KINDS = {"subcontract", "change_order", "lien_waiver", "w9"}
 INVOICE_HEAD = ("vendor_name", "vendor_address", "invoice_number", "invoice_date", "due_date",
                 "bill_to", "job", "po_number", "lines", "total", "remit_to")

@@ -1,10 +1,12 @@
 """Project change requests: a proposed change's cost and price effect, before it is approved.
 
-Entering one changes nothing else: budgets and contracts move only when a person approves it.
+Entering one changes nothing else: budgets and contracts move only when a person approves it
+(approving is a write like any other; whether the agent should is the task's judgment).
 """
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from typing import Annotated, Literal
 
 from sqlalchemy import or_, select
@@ -15,7 +17,9 @@ from portals.core.tools import READ, WRITE, MaxLen, service
 
 from . import entities as E
 from . import lookups as L
-from .models import ChangeRequest
+from .models import BudgetLine, ChangeRequest
+
+ZERO = Decimal("0.00")
 
 CHANGE_TYPES = ("owner", "subcontract", "internal")
 STATUSES = ("Pending", "Approved", "Void")
@@ -122,3 +126,33 @@ def create_change_request(ctx, project_id: str, description: Annotated[str, MaxL
     ctx.session.flush()
     return change_request_row(found)
 
+
+
+@service(WRITE)
+def approve_change_request(ctx, change_request_id: str) -> dict:
+    """Approve a Pending change request, as the project manager does: its cost effect joins the
+    budget of its {job_word}, cost code and cost type, and an owner change's price effect joins the
+    owner contract.
+
+    Args:
+        change_request_id: The change request id, e.g. CR-99999.
+    """
+    found = ctx.session.get(ChangeRequest, change_request_id.strip())
+    if found is None:
+        raise NotFound(f"There is no change request {change_request_id.strip()!r}.", "change_request_id")
+    if found.status != "Pending":
+        raise ToolError(f"Change request {found.change_request_id} is {found.status}; only a Pending one is "
+                        "approved.", "change_request_id")
+    job = L.job(ctx, found.job)
+    key = f"{job.job}|{found.cost_code}|{found.cost_type}"
+    line = ctx.session.get(BudgetLine, key)
+    if line is None:  # a change may open a cost code and cost type the budget did not have
+        line = BudgetLine(line_key=key, job=job.job, cost_code=found.cost_code, cost_type=found.cost_type,
+                          original_budget=ZERO, approved_changes=ZERO, forecast_to_complete=ZERO)
+        ctx.session.add(line)
+    line.approved_changes += found.cost_effect
+    job.approved_changes += found.cost_effect
+    job.contract_amount += found.price_effect
+    found.status = "Approved"
+    ctx.session.flush()
+    return change_request_row(found)

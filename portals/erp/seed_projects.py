@@ -28,7 +28,8 @@ def seed(session, book, streams, clock, spec, keys) -> None:
     if offers(spec, "query_project_estimates", "get_project_estimate"):
         _estimates(session, book, keys, jobs)
     if offers(spec, "list_change_requests", "create_change_request"):
-        _change_requests(session, book, streams("change_requests"), keys)
+        _change_requests(session, book, streams("change_requests"), keys,
+                         spec.manifest.get("erp", {}).get("change_requests_seeded", "all"))
 
 
 def _entities(session, book, spec, jobs) -> None:
@@ -96,13 +97,14 @@ def _estimates(session, book, keys, jobs) -> None:
                             for i, (b, a) in enumerate(kept, start=1))
 
 
-def _change_requests(session, book, rng, keys) -> None:
+def _change_requests(session, book, rng, keys, seeded: str = "all") -> None:
     budget = defaultdict(list)
     for b in session.scalars(select(BudgetLine).order_by(BudgetLine.line_key)):
         if b.original_budget > 0:
             budget[b.job].append(b)
     orders = sorted((co for co in book.get("change_orders", []) if co.get("kind") in CHANGE_KINDS
-                     and co.get("job") in keys.jobs), key=lambda co: (co.get("created_date", ""), co["co_id"]))
+                     and co.get("job") in keys.jobs and (seeded == "all" or co.get("status") != "pending")),
+                    key=lambda co: (co.get("created_date", ""), co["co_id"]))
     for n, co in enumerate(orders, start=1):
         job = keys.jobs[co["job"]]
         kind = CHANGE_KINDS[co["kind"]]

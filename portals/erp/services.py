@@ -7,7 +7,7 @@ from .jobs import (create_cost_adjustment, get_project, get_project_contract, li
 from .vendor_services import create_payment_hold, get_vendor, list_payment_holds, query_vendors
 # Records some products keep beyond the shared core; each manifest offers the ones its product has.
 from .batches import get_batch, list_batches, post_batch
-from .change_requests import create_change_request, get_change_request, list_change_requests
+from .change_requests import approve_change_request, create_change_request, get_change_request, list_change_requests
 from .cost_types import list_dimensions, list_standard_cost_types
 from .entities import list_entities
 from .estimates import get_project_estimate, query_project_estimates
@@ -24,7 +24,7 @@ __all__ = [
     "create_cost_adjustment", "get_project", "get_project_contract", "list_commitments",
     "list_projects", "list_tasks", "query_cost_detail", "update_job_forecast",
     "create_payment_hold", "get_vendor", "list_payment_holds", "query_vendors",
-    "get_batch", "list_batches", "post_batch", "create_change_request", "get_change_request",
+    "get_batch", "list_batches", "post_batch", "approve_change_request", "create_change_request", "get_change_request",
     "list_change_requests", "list_dimensions", "list_standard_cost_types", "list_entities",
     "get_project_estimate", "query_project_estimates", "get_firm", "list_firms", "create_payment",
     "get_payment", "query_payments", "get_progress_bill", "list_progress_bills", "get_purchase_order",

@@ -88,7 +88,18 @@ def register_payables(s) -> None:
     @route("/change-requests/<change_request_id>", "change_requests")
     def change_request_detail(change_request_id):
         found = call("get_change_request", {"change_request_id": change_request_id})
-        return s.page("erp/change_request_detail.html", found=found, saved=request.args.get("saved"))
+        return s.page("erp/change_request_detail.html", found=found, saved=request.args.get("saved"),
+                      approved=request.args.get("approved"))
+
+    @route("/change-requests/<change_request_id>/approve", "change_requests", writes=("approve_change_request",),
+           methods=("POST",))
+    def change_request_approve(change_request_id):
+        try:
+            call("approve_change_request", {"change_request_id": change_request_id})
+        except ToolError as err:
+            found = call("get_change_request", {"change_request_id": change_request_id})
+            return s.page("erp/change_request_detail.html", 422, found=found, refused=err.message)
+        return redirect(url_for(".change_request_detail", change_request_id=change_request_id, approved=1))
 
     @route("/estimates", "estimates")
     def estimates():

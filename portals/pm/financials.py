@@ -19,7 +19,7 @@ from .queries import check_paging, contains, paged, project_by_number
 ZERO = Decimal("0")
 COMMITTED = ("Approved", "Complete")
 PENDING = ("Out for Signature",)
-ChangeOrderStatus = Literal["Draft", "Pending - In Review", "Approved", "Rejected", "Void"]
+ChangeOrderStatus = Literal["Draft", "Pending - In Review", "Pending - Proceeding", "Approved", "Rejected", "Void"]
 
 
 def _approved_owner_changes(ctx: ServiceContext, project_id: int) -> Decimal:

@@ -158,6 +158,7 @@ def _changes(session, app, book, projects) -> None:
     for co in sorted(book.get("change_orders", []), key=lambda c: (c["job"], c.get("created_date") or "", c["co_id"])):
         project = projects[co["job"]]
         status = CO_STATUS.get(str(co["status"]).lower(), co["status"])
+        status = co.get("procore_status") or status  # a status the book names, e.g. "Pending - Proceeding"
         event_id = None
         if co["kind"] in CHANGE_REASON:
             per_project[co["job"]] = per_project.get(co["job"], 0) + 1
