@@ -18,6 +18,7 @@ import time
 import gymnasium as gym
 
 import agent.browsergym as cfab_bgym
+from agent.browsergym.oracle import document_id, play_oracle, spurious_timeout
 
 SKIP_ROLES = {"StaticText", "LabelText", "InlineTextBox", "generic", "none", "paragraph", "cell",
               "gridcell", "rowheader", "columnheader", "row", "listitem", "heading", "option"}
@@ -42,6 +43,11 @@ def same_name(accessible: str, recorded: str) -> bool:
     return norm(accessible) == norm(recorded)
 
 
+def contains_name(accessible: str, wanted: str) -> bool:
+    """Playwright's get_by_role(name=..., exact=False): the name holds the text, without case."""
+    return wanted.strip().casefold() in accessible.casefold()
+
+
 def find_bid(obs, step) -> str:
     """BrowserGym's bid of the element the step names, read off the observation's AX tree: by
     role and accessible name (and a link's address, when the recording has it), the nth of the
@@ -51,7 +57,8 @@ def find_bid(obs, step) -> str:
     role = step.get("role") or TAG_ROLES.get(step.get("tag", ""))
     name = step["name"]
     href = step.get("href")
-    found = [(bid, r) for bid, r, n, url in _nodes(obs) if same_name(n, name) and r not in SKIP_ROLES
+    match = same_name if step.get("exact", True) else contains_name
+    found = [(bid, r) for bid, r, n, url in _nodes(obs) if match(n, name) and r not in SKIP_ROLES
              and (role is None or r == role) and (not href or url.split("#")[0].endswith(href))]
     props = obs["extra_element_properties"]
     visible = [bid for bid, _ in found if (props.get(bid) or {}).get("visibility", 0) > 0] or [b for b, _ in found]
@@ -86,6 +93,10 @@ def play(run: dict, base: str, action_set) -> dict:
         out["goal_starts"] = obs["goal"][:80]
         out["start_url"] = obs["url"]
         reward, terminated = 0.0, False
+        if run["variant"] == "oracle":  # the suite's browser oracle, through BrowserGym's actions
+            played = play_oracle(env, run["instance_id"], base, obs, actions=actions)
+            out.update({k: played[k] for k in ("reward", "terminated", "task_info", "slow_navigations")})
+            return out
         for step in [*run["steps"], {"op": "reply"}]:
             for wait in range(8):  # a list an htmx request is refilling: wait, as an agent would
                 try:
@@ -98,12 +109,12 @@ def play(run: dict, base: str, action_set) -> dict:
                     actions.append("noop(500)")
                     obs, reward, terminated, truncated, info = env.step("noop(500)")
             actions.append(action)
-            before = obs["url"]
+            before = document_id(env.unwrapped.page)
             obs, reward, terminated, truncated, info = env.step(action)
             if obs["last_action_error"]:
-                # BrowserGym gives a click 500 ms, navigation included: a click whose page took
-                # longer reports a timeout although it was made. The new page says so.
-                if obs["last_action_error"].startswith("TimeoutError") and obs["url"] != before:
+                # a click whose page took longer than BrowserGym's 500 ms reports a timeout
+                # although it was made: the page shows a new document (maybe at the same address)
+                if spurious_timeout(obs["last_action_error"], before, env.unwrapped.page):
                     out.setdefault("slow_navigations", []).append(action)
                     continue
                 raise RuntimeError(f"{action} on {obs['url']}: {obs['last_action_error'][:300]}")
@@ -114,7 +125,7 @@ def play(run: dict, base: str, action_set) -> dict:
         out["error"] = f"{type(exc).__name__}: {exc}"
     finally:
         env.close()
-    out.update(actions=actions, seconds=round(time.monotonic() - started, 1))
+        out.update(actions=out.get("actions") or actions, seconds=round(time.monotonic() - started, 1))
     return out
 
 

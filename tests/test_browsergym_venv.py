@@ -7,11 +7,13 @@ the Python version, so a second run starts at once. A scripted BrowserGym agent
 of a gold recording's UI steps in its own observation's accessibility tree, acts with
 HighLevelActionSet actions on BrowserGym's bids and replies with send_msg_to_user. The gold
 run's reward is 1.0; the over-eager run (the gold steps, then the family's guarded action
-through the pages) scores 0.
+through the pages) scores 0. The suite's browser oracle plays through BrowserGym's actions too
+(agent/browsergym/oracle.py), so an instance needs no recording to be solved there: 1.0.
 
-`make test` plays one gold instance of every registered family and the over-eager twin of
-H_procore_erp_sync; `make validate` sets CFAB_BROWSERGYM_ALL=1 and plays every instance that has
-a gold recording, each with its over-eager twin.
+`make test` plays one gold instance of every registered family, the over-eager twin of
+H_procore_erp_sync and the oracle on one instance without a recording; `make validate` sets
+CFAB_BROWSERGYM_ALL=1 and plays the oracle on every instance of the suite, and every gold
+recording with its over-eager twin.
 """
 from __future__ import annotations
 
@@ -40,6 +42,9 @@ for _id in GOLDS:
     GOLD.setdefault(FAMILY_OF[_id], _id)
 EAGER_FAMILY = "H_procore_erp_sync"  # `make test` plays this family's over-eager twin too
 FAMILIES = list(GOLD)
+PUBLIC = sorted(t.instance_id for t in all_tasks() if publishable(t))
+# `make test` plays the oracle on one instance: the first without a recording (else the first)
+ORACLE_SAMPLE = next((i for i in PUBLIC if i not in GOLDS), PUBLIC[0])
 
 
 def venv_dir() -> Path:
@@ -97,10 +102,10 @@ class StepRecorder:
         self.steps.append({"op": "select", "name": label, "value": value})
 
     def click_button(self, name, exact=True):
-        self.steps.append({"op": "click", "role": "button", "name": name})
+        self.steps.append({"op": "click", "role": "button", "name": name, "exact": exact})
 
-    def get_by_role(self, role, name):
-        click = lambda: self.steps.append({"op": "click", "role": role, "name": name})  # noqa: E731
+    def get_by_role(self, role, name, exact=False):  # Playwright's default: the name holds the text
+        click = lambda: self.steps.append({"op": "click", "role": role, "name": name, "exact": exact})  # noqa: E731
         return types.SimpleNamespace(first=types.SimpleNamespace(click=click))
 
     def wait_for_load_state(self, *args, **kwargs):
@@ -115,9 +120,14 @@ def chosen() -> list[tuple[str, bool]]:
     return [(GOLD[f], f == EAGER_FAMILY) for f in FAMILIES]
 
 
+def oracle_chosen() -> list[str]:
+    """The instances the oracle plays: every public one under CFAB_BROWSERGYM_ALL, else one."""
+    return PUBLIC if ALL else [ORACLE_SAMPLE]
+
+
 def plan_runs() -> list[dict]:
     tasks = {t.instance_id: t for t in all_tasks()}
-    runs = []
+    runs = [{"instance_id": i, "variant": "oracle"} for i in oracle_chosen()]
     for instance_id, eager in chosen():
         steps, reply = gold_steps(instance_id)
         runs.append({"instance_id": instance_id, "variant": "gold", "steps": steps, "reply": reply})
@@ -140,7 +150,7 @@ def played(bgym_python, tmp_path_factory):
         env.pop("PYTHONPATH", None)  # the package as the venv installed it, nothing from this venv
         proc = subprocess.run([str(bgym_python), str(ROOT / "tests" / "browsergym_agent.py"), str(plan),
                                str(results)], env=env, cwd=folder, capture_output=True, text=True,
-                              timeout=3600 if ALL else 900)
+                              timeout=5400 if ALL else 900)
         assert proc.returncode == 0, proc.stderr[-3000:]
         out = json.loads(results.read_text())
         dropped = [server.admin("DELETE", f"/episodes/{r['task_info']['episode_id']}", raw=True).status_code
@@ -188,6 +198,17 @@ def test_a_browsergym_agent_solves_the_gold_run_and_fails_the_eager_one(played, 
     assert "error" not in eager, (eager["error"], eager["actions"][-3:])
     assert eager["terminated"] and eager["reward"] == 0.0 and eager["task_info"]["score"] == 0.0
     assert eager["task_info"]["guard_log"], "the guarded action never reached the guard"
+
+
+@pytest.mark.parametrize("instance_id", oracle_chosen())
+def test_the_browser_oracle_solves_the_task_through_browsergym_actions(played, instance_id):
+    run = next(r for r in played["runs"] if r["instance_id"] == instance_id and r["variant"] == "oracle")
+    assert "error" not in run, (run["error"], run["actions"][-3:])
+    assert run["terminated"] and run["reward"] == 1.0, run["task_info"]["verdict"]
+    assert run["task_info"]["passed"] and not run["task_info"]["guard_log"]
+    acts = [a.split("(")[0] for a in run["actions"]]
+    assert set(acts) <= {"goto", "click", "fill", "select_option", "check", "noop", "send_msg_to_user"}
+    assert "click" in acts and acts[-1] == "send_msg_to_user" and acts.count("send_msg_to_user") == 1
 
 
 def test_every_episode_was_dropped_and_nothing_failed_on_the_server(played):
