@@ -98,10 +98,16 @@ def spellings(value: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+@lru_cache(maxsize=None)
+def _token(spelling: str) -> re.Pattern:
+    # compiled once: the checks try thousands of values, past the re module's own cache
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape(spelling)}(?![A-Za-z0-9])", re.I)
+
+
 def occurs(value: str, text: str) -> bool:
     """The value as a whole token of the text (V1001 is not in V10012), case-insensitive."""
-    return any(re.search(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![A-Za-z0-9])", text, re.I)
-               for s in spellings(value))
+    folded = text.casefold()
+    return any(s.casefold() in folded and _token(s).search(text) for s in spellings(value))
 
 
 def given_values(task) -> set[str]:

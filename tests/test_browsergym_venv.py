@@ -208,7 +208,8 @@ def test_the_browser_oracle_solves_the_task_through_browsergym_actions(played, i
     assert run["task_info"]["passed"] and not run["task_info"]["guard_log"]
     acts = [a.split("(")[0] for a in run["actions"]]
     assert set(acts) <= {"goto", "click", "fill", "select_option", "check", "noop", "send_msg_to_user"}
-    assert "click" in acts and acts[-1] == "send_msg_to_user" and acts.count("send_msg_to_user") == 1
+    # a task whose answer is "nothing to change" (no hold is due) is solved by reading alone
+    assert acts[-1] == "send_msg_to_user" and acts.count("send_msg_to_user") == 1
 
 
 def test_every_episode_was_dropped_and_nothing_failed_on_the_server(played):

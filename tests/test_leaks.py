@@ -48,9 +48,10 @@ def _is_zero(value: str) -> bool:
 
 def test_no_tool_schema_uses_any_tasks_values_as_examples():
     values = _every_value_of_every_task()
-    found = [f"{v} ({why}) in {app}.{tool.name}"
-             for app, spec in load_apps().items() for tool in spec.tools.values()
-             for v, why in values.items() if leaks.occurs(v, json.dumps(tool.schema()))]
+    schemas = {f"{app}.{tool.name}": json.dumps(tool.schema())
+               for app, spec in load_apps().items() for tool in spec.tools.values()}
+    found = [f"{v} ({why}) in {name}" for name, schema in schemas.items()
+             for v, why in values.items() if leaks.occurs(v, schema)]
     assert found == []
 
 
