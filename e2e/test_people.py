@@ -26,6 +26,7 @@ from tasks.families import b_aia_g702 as B
 from tasks.families import c_coi_hold as COI
 from tasks.families import c_invoice_code as C
 from tasks.families import g_sub_accrual as G
+from tasks.families import p_certified_payroll as P
 from tasks.families.c_invoice_code import _read_invoice
 from tasks.registry import get
 
@@ -214,6 +215,13 @@ def work_change_order(page, job: str) -> str:
     return CO.oracle_browser(job, _portal(page))
 
 
+def work_certified_payroll(page, job: str) -> str:
+    """LCPtracker's project (found by name), its wage and fringe rates, the week's payroll table
+    and Setup: Employees, then a compliance note on each record with a finding."""
+    name = next(j["name"] for j in load_book()["jobs"] if j["job"] == job)
+    return P.oracle_browser(job, name, _portal(page))
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -226,14 +234,16 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
         [("cf_C_coi_hold_V1003", "C_coi_hold", "V1003"),  # the vendor whose certificates name its DBA
          ("cf_G_sub_accrual_3412", "G_sub_accrual", "3412"),
          ("cf_B_aia_g702_2780", "B_aia_g702", "2780"),  # a change order to add and retainage to reduce
-         ("cf_A_change_order_3100", "A_change_order", "3100")]  # the paper's example: internal, not owner
+         ("cf_A_change_order_3100", "A_change_order", "3100"),  # the paper's example: internal, not owner
+         ("cf_P_certified_payroll_2041", "P_certified_payroll", "2041")]  # three findings, cash fringe to leave
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
         "C_coi_hold": work_coi_hold,
         "G_sub_accrual": work_sub_accrual,
         "B_aia_g702": work_pay_application,
-        "A_change_order": work_change_order}
+        "A_change_order": work_change_order,
+        "P_certified_payroll": work_certified_payroll}
 
 
 PLAYED = pick(CASES, lambda c: c[0], lambda c: c[1])  # one per family; CFAB_E2E_ALL: every case

@@ -162,7 +162,8 @@ def timecard(job: str, week: date, worker: dict, rate: dict, hours: list[str], c
 
 
 def build_timecards(rng: random.Random, workers: list[dict], wds: list[dict]) -> list[dict]:
-    """Eight weeks of certified-payroll timecards on every prevailing-wage job."""
+    """Eight weeks of certified-payroll timecards on every prevailing-wage job (the last week of
+    P_certified_payroll's jobs with its planted findings)."""
     taken: set[str] = set()
     out = []
     for wd in wds:
@@ -175,4 +176,132 @@ def build_timecards(rng: random.Random, workers: list[dict], wds: list[dict]) ->
             for w in _within_ratio(present):
                 out.append(timecard(wd["job"], week, w, rates[(w["craft"], w["level"])], _hours(rng),
                                     w["worker_id"] in cash))
+    return plant_findings(out, workers, wds)
+
+
+# --- the week P_certified_payroll checks: findings planted in the last week --------------------------
+# Each job's last week carries its own mix of defects (kinds and counts differ, so no fixed pattern
+# finds them), and some records that look wrong but are not (fringe paid in cash, overtime overpaid).
+# Everything else of the week stays paid as the WD requires. DOMAIN.md section 5.
+PLANTED = {
+    "1042": ("over_ratio", "ot_straight_time"),
+    "1990": ("unregistered_apprentice", "below_base"),
+    "2014": ("misclassified", "cash_fringe"),
+    "2041": ("over_ratio", "ot_without_cash_fringe", "fringe_short"),
+    "2200": ("not_on_wd", "below_base"),
+    "3100": ("extra_apprentice", "ot_straight_time", "cash_fringe_ot_overpaid"),
+}
+OFF_WD_CLASSIFICATION = {"OPER": "Operator"}  # a payroll's shorthand the WD does not list
+
+
+def _repay(card: dict, st_rate: Decimal, ot_rate: Decimal, plan: Decimal, cash: Decimal) -> None:
+    """Pay a card at these rates, its gross and net following from them (the arithmetic stays right)."""
+    gross = q(Decimal(card["st_hours"]) * st_rate + Decimal(card["ot_hours"]) * ot_rate)
+    fica, fwt = q(gross * Decimal("0.0765")), q(gross * Decimal("0.11"))
+    card.update(st_rate=money(st_rate), ot_rate=money(ot_rate), fringe_plan=money(plan), fringe_cash=money(cash),
+                fringe_method="4(b)" if cash and not plan else "4(a)", gross=money(gross), fica=money(fica),
+                withholding=money(fwt), net=money(gross - fica - fwt))
+
+
+def _plant(kind: str, week: list[dict], rates: dict, workers: dict, free: list[dict], job: str,
+           touched: set) -> list[dict]:
+    """Plant one defect in a job's week (cards edited in place); returns the week's cards, or
+    raises LookupError before changing anything when the week has no card the defect needs."""
+    def pick(ok, key=lambda c: c["worker_id"]):
+        cards = sorted((c for c in week if c["worker_id"] not in touched and ok(c)), key=key)
+        if not cards:
+            raise LookupError(kind)
+        touched.add(cards[0]["worker_id"])
+        return cards[0]
+
+    def wd(c):
+        r = rates[(c["craft"], c["level"])]
+        return Decimal(r["base"]), Decimal(r["fringe"])
+
+    plan_paid = lambda c: c["fringe_method"] == "4(a)"  # noqa: E731
+    journey = lambda c: c["level"] == "J" and plan_paid(c)  # noqa: E731
+    if kind == "over_ratio":  # a journeyworker off this week, the craft's apprentices still on site
+        def drops(craft):
+            j = sum(c["level"] == "J" for c in week if c["craft"] == craft)
+            a = sum(c["level"] != "J" for c in week if c["craft"] == craft)
+            ratio = int(CRAFT_BY_CODE[craft][4].split(":")[1])
+            return j - (a * ratio - 1) if a else 99
+        craft = min(CRAFT_BY_CODE, key=lambda k: (drops(k), list(CRAFT_BY_CODE).index(k)))
+        if drops(craft) == 99:
+            raise LookupError(kind)
+        for _ in range(drops(craft)):
+            off = pick(lambda c: c["craft"] == craft and journey(c))
+            week = [c for c in week if c is not off]
+        touched.update(c["worker_id"] for c in week if c["craft"] == craft and c["level"] != "J")
+        return week
+    if kind in ("extra_apprentice", "unregistered_apprentice"):
+        on_site = {c["craft"] for c in week if c["level"] == "J"}
+        new = next((w for w in free if w["level"] != "J" and w["craft"] in on_site), None)
+        if new is None:
+            raise LookupError(kind)
+        free.remove(new)
+        if kind == "unregistered_apprentice":
+            new["apprentice_program"] = None
+        card = timecard(job, date.fromisoformat(week[0]["week_ending"]), new, rates[(new["craft"], new["level"])],
+                        ["0", "8", "8", "8", "8", "8", "0"], False)
+        touched.add(new["worker_id"])
+        return sorted(week + [card], key=lambda c: c["worker_id"])
+    if kind == "ot_straight_time":  # overtime hours paid at the straight-time rate: no premium
+        c = pick(lambda c: journey(c) and Decimal(c["ot_hours"]) > 0, key=lambda c: (-Decimal(c["ot_hours"]), c["worker_id"]))
+        base, fringe = wd(c)
+        _repay(c, base, base, fringe, Decimal(0))
+    elif kind == "ot_without_cash_fringe":  # DOMAIN.md's common error: OT at 1.5 x base, no fringe on OT hours
+        c = pick(lambda c: c["fringe_method"] == "4(b)" and Decimal(c["ot_hours"]) > 0)
+        base, fringe = wd(c)
+        _repay(c, base + fringe, q(base * Decimal("1.5")), Decimal(0), fringe)
+    elif kind == "cash_fringe_ot_overpaid":  # OT at 1.5 x (base + cash fringe): more than owed, no finding
+        c = pick(lambda c: c["level"] == "J" and Decimal(c["ot_hours"]) > 0)
+        base, fringe = wd(c)
+        _repay(c, base + fringe, q((base + fringe) * Decimal("1.5")), Decimal(0), fringe)
+    elif kind == "cash_fringe":  # fringe paid in cash on the rate, OT right: no finding
+        c = pick(lambda c: journey(c) and Decimal(c["ot_hours"]) > 0)
+        base, fringe = wd(c)
+        _repay(c, base + fringe, q(base * Decimal("1.5")) + fringe, Decimal(0), fringe)
+    elif kind == "below_base":
+        c = pick(lambda c: journey(c) and Decimal(c["ot_hours"]) == 0)
+        base, fringe = wd(c)
+        paid = base - Decimal("0.85")
+        _repay(c, paid, q(paid * Decimal("1.5")), fringe, Decimal(0))
+    elif kind == "fringe_short":
+        c = pick(lambda c: journey(c) and Decimal(c["ot_hours"]) == 0)
+        base, fringe = wd(c)
+        _repay(c, base, q(base * Decimal("1.5")), fringe - Decimal("2.40"), Decimal(0))
+    elif kind == "misclassified":  # a skilled journeyworker paid as a laborer
+        trained = {c["craft"] for c in week if c["level"] != "J"}  # his craft's ratio stays as it was
+        c = pick(lambda c: journey(c) and c["craft"] not in trained | {"LAB"} and Decimal(c["ot_hours"]) == 0)
+        c["craft"] = "LAB"
+        base, fringe = Decimal(rates[("LAB", "J")]["base"]), Decimal(rates[("LAB", "J")]["fringe"])
+        _repay(c, base, q(base * Decimal("1.5")), fringe, Decimal(0))
+    elif kind == "not_on_wd":  # the classification is payroll's shorthand, not the WD's (rates right)
+        c = pick(lambda c: journey(c) and c["craft"] in OFF_WD_CLASSIFICATION)
+        c["craft"] = OFF_WD_CLASSIFICATION[c["craft"]]
+    else:
+        raise ValueError(kind)
+    return week
+
+
+def plant_findings(timecards: list[dict], workers: list[dict], wds: list[dict]) -> list[dict]:
+    """The last week of each P_certified_payroll job with its planted defects (deterministic: picks
+    by worker id, no randomness, so the rest of the book is unchanged)."""
+    last = iso(LAST_WEEK_ENDING)
+    on_cards = {t["worker_id"] for t in timecards}
+    free = [w for w in workers if w["worker_id"] not in on_cards]
+    out = [t for t in timecards if not (t["job"] in PLANTED and t["week_ending"] == last)]
+    for wd in wds:
+        if wd["job"] not in PLANTED:
+            continue
+        rates = {(r["craft"], r["level"]): r for r in wd["rates"]}
+        week = [t for t in timecards if t["job"] == wd["job"] and t["week_ending"] == last]
+        touched: set[str] = set()
+        for kind in PLANTED[wd["job"]]:
+            try:
+                week = _plant(kind, week, rates, workers, free, wd["job"], touched)
+            except LookupError:  # another seed's crew may have no card this kind needs
+                continue
+        out += week
     return sorted(out, key=lambda t: (t["job"], t["week_ending"], t["worker_id"]))

@@ -20,7 +20,8 @@ def test_the_suite_is_the_papers_instances():
         + [f"cf_A_etc_forecast_{j}" for j in ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012")]
         + [f"cf_G_sub_accrual_{j}" for j in ("1042", "2014", "2200", "3100", "3412", "4012")]
         + [f"cf_B_aia_g702_{j}" for j in ("2014", "2041", "2780", "3394", "3412", "4012")]
-        + [f"cf_A_change_order_{j}" for j in ("3100", "5965", "7048", "9427")])
+        + [f"cf_A_change_order_{j}" for j in ("3100", "5965", "7048", "9427")]
+        + [f"cf_P_certified_payroll_{j}" for j in ("1042", "1990", "2014", "2041", "2200", "3100")])
 
 
 def test_the_forecast_task_matches_the_papers_example_and_starts_stale(store):
