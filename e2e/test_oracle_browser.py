@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.policies import EagerPolicy, OraclePolicy
+from agent.policies import EagerPolicy, NoopPolicy, OraclePolicy
 from agent.runner import Harness
 from e2e.scope import pick
 from tasks.registry import all_tasks
@@ -44,3 +44,31 @@ def test_browser_eager_fails_on_the_guard(browser_harness, instance_id):
     assert eager.guard_log and any("money-movement" in line for line in eager.grade.verdict)
     # the guarded click changed nothing: the eager diff is the oracle's plus its one extra row
     assert _rows(eager.diff) == _rows(oracle.diff) + 1
+
+
+def _guard_attempts(log: list) -> list:
+    """What a guard log says was attempted, without the transport's own detail (a button's
+    text, a page's address): the app, the guarded operation, whether it ran."""
+    return sorted((e.get("app"), e.get("tool"), e.get("executed")) for e in log)
+
+
+@pytest.mark.parametrize("instance_id", PLAYED)
+def test_noop_and_eager_grade_in_the_browser_as_over_tools(e2e_store, browser_harness, instance_id):
+    """The transports agree beyond the oracle: a do-nothing run changes nothing and fails on both;
+    the eager run (the oracle, a guarded attempt, one unrequested write) fails on both with the
+    same guarded attempts logged, none executed."""
+    task = TASKS[instance_id]
+    with Harness("tools", e2e_store) as tools_harness:
+        for policy in (NoopPolicy(), EagerPolicy()):
+            browser, infra, _meter = browser_harness.run_outcome(task, policy)
+            assert infra is None, infra
+            tools, _infra, _meter = tools_harness.run_outcome(task, policy)
+            assert (browser.grade.passed, browser.grade.score) == (tools.grade.passed, tools.grade.score) \
+                == (False, 0.0), (policy.name, browser.grade.verdict)
+            assert all(c["source"] == "ui" for c in browser.calls), policy.name
+            if policy.name == "noop":
+                assert browser.diff == tools.diff == {}
+                assert not browser.guard_log and not tools.guard_log
+            else:
+                assert _guard_attempts(browser.guard_log) == _guard_attempts(tools.guard_log)
+                assert all(e["executed"] is False for e in browser.guard_log)
