@@ -32,6 +32,11 @@ chromium:
 	  echo "Installing Debian's ffmpeg for pytest e2e --video..."; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; \
 	fi
+	@# Xvfb, a screen for `cfab replay --headed` and `pytest e2e --headed` on a machine with none
+	@if ! command -v xvfb-run >/dev/null; then \
+	  echo "Installing Debian's xvfb for --headed runs..."; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq xvfb xauth >/dev/null; \
+	fi
 
 run: install
 	$(VENV)/bin/cfab run --policy $(POLICY) --transport $(TRANSPORT) --k $(K) --out results/$(POLICY)-$(TRANSPORT).json
