@@ -86,7 +86,7 @@ def action_for(obs, step, base: str) -> str:
 
 def play(run: dict, base: str, action_set) -> dict:
     env = gym.make(f"browsergym/cfab.{run['instance_id']}", action_mapping=action_set.to_python_code,
-                   pre_observation_delay=0.05, disable_env_checker=True)
+                   pre_observation_delay=0.05, disable_env_checker=True, headless=run.get("headless", True))
     started, actions, out = time.monotonic(), [], {"instance_id": run["instance_id"], "variant": run["variant"]}
     try:
         obs, info = env.reset(seed=0)

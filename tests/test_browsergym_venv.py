@@ -140,15 +140,18 @@ def plan_runs() -> list[dict]:
     return runs
 
 
-@pytest.fixture(scope="module")
-def played(bgym_python, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("browsergym")
+def play_plan(bgym_python, folder: Path, runs: list[dict], prefix: tuple = (), display: str | None = None) -> dict:
+    """The scripted agent plays `runs` in BrowserGym's venv against a fresh `cfab serve`; `prefix`
+    wraps its command (xvfb-run), `display` sets $DISPLAY for a headed BrowserEnv."""
     with running_cfab(folder / "serve", "--max-episodes", "32") as server:
         plan, results = folder / "plan.json", folder / "results.json"
-        plan.write_text(json.dumps({"server_url": server.url, "runs": plan_runs()}))
+        plan.write_text(json.dumps({"server_url": server.url, "runs": runs}))
         env = {**os.environ, "CFAB_URL": server.url, "CFAB_ADMIN_TOKEN": server.admin_token}
         env.pop("PYTHONPATH", None)  # the package as the venv installed it, nothing from this venv
-        proc = subprocess.run([str(bgym_python), str(ROOT / "tests" / "browsergym_agent.py"), str(plan),
+        env.pop("DISPLAY", None)
+        if display:
+            env["DISPLAY"] = display
+        proc = subprocess.run([*prefix, str(bgym_python), str(ROOT / "tests" / "browsergym_agent.py"), str(plan),
                                str(results)], env=env, cwd=folder, capture_output=True, text=True,
                               timeout=5400 if ALL else 900)
         assert proc.returncode == 0, proc.stderr[-3000:]
@@ -158,27 +161,9 @@ def played(bgym_python, tmp_path_factory):
         return {**out, "dropped": dropped, "server_errors": server.server_errors(), "server_url": server.url}
 
 
-def test_the_venv_runs_browsergym_s_own_playwright(bgym_python):
-    code = "import playwright, browsergym.core, bgym; print(browsergym.core.__version__)"
-    version = subprocess.run([str(bgym_python), "-c", code], capture_output=True, text=True, check=True)
-    assert version.stdout.startswith("0.14.")
-    pins = subprocess.run([str(bgym_python), "-m", "pip", "show", "playwright"], capture_output=True, text=True)
-    assert "Version: 1.44" in pins.stdout
-
-
-def test_the_benchmark_lists_every_instance(played):
-    meta = played["benchmark"]
-    tasks = [t for t in all_tasks() if publishable(t)]
-    assert meta["n_env_args"] == len(json.loads((ROOT / "agent/browsergym/instances.json").read_text()))
-    assert meta["n_env_args"] == len(tasks)
-    assert meta["families"] == REGISTERED
-    assert 0 < meta["valid"] < meta["n_env_args"]
-
-
-def test_every_registered_family_has_a_gold_recording_to_play():
-    missing = [f for f in REGISTERED if f not in GOLD]
-    assert not missing, (f"no gold recording in tasks/gold/ for {', '.join(missing)}: the BrowserGym agent has "
-                         "nothing to play for it (record one, docs/trajectories.md)")
+@pytest.fixture(scope="module")
+def played(bgym_python, tmp_path_factory):
+    return play_plan(bgym_python, tmp_path_factory.mktemp("browsergym"), plan_runs())
 
 
 @pytest.mark.parametrize("instance_id,eager", chosen())
@@ -215,3 +200,24 @@ def test_the_browser_oracle_solves_the_task_through_browsergym_actions(played, i
 def test_every_episode_was_dropped_and_nothing_failed_on_the_server(played):
     assert played["dropped"] and set(played["dropped"]) == {404}  # teardown had dropped them
     assert played["server_errors"] == []
+
+
+def test_a_headed_browserenv_plays_in_a_window_and_needs_one(bgym_python, tmp_path):
+    """BrowserEnv(headless=False), as an annotator watching an AgentLab agent runs it: on Xvfb (make
+    install puts it in place) the gold run still earns 1.0; on a display with no X server behind
+    it Chromium cannot start, so the flag really reaches it."""
+    import shutil
+
+    xvfb = shutil.which("xvfb-run")
+    assert xvfb, "no xvfb-run: make install puts Debian's xvfb in place (apt-get install xvfb xauth)"
+    instance_id = GOLD[EAGER_FAMILY]
+    steps, reply = gold_steps(instance_id)
+    runs = [{"instance_id": instance_id, "variant": "gold", "steps": steps, "reply": reply, "headless": False}]
+    (tmp_path / "window").mkdir()
+    seen = play_plan(bgym_python, tmp_path / "window", runs, prefix=(xvfb, "-a"))
+    [run] = seen["runs"]
+    assert "error" not in run, run["error"]
+    assert run["terminated"] and run["reward"] == 1.0, run["task_info"]["verdict"]
+    (tmp_path / "none").mkdir()
+    [run] = play_plan(bgym_python, tmp_path / "none", runs, display=":87")["runs"]
+    assert "Missing X server" in run.get("error", ""), run
