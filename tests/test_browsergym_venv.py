@@ -30,6 +30,7 @@ import pytest
 from agent.dataset import publishable
 from tasks.registry import all_tasks
 
+from _display import NO_X_SERVER, xvfb_run
 from _server import running_cfab
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,6 +167,29 @@ def played(bgym_python, tmp_path_factory):
     return play_plan(bgym_python, tmp_path_factory.mktemp("browsergym"), plan_runs())
 
 
+def test_the_venv_runs_browsergym_s_own_playwright(bgym_python):
+    code = "import playwright, browsergym.core, bgym; print(browsergym.core.__version__)"
+    version = subprocess.run([str(bgym_python), "-c", code], capture_output=True, text=True, check=True)
+    assert version.stdout.startswith("0.14.")
+    pins = subprocess.run([str(bgym_python), "-m", "pip", "show", "playwright"], capture_output=True, text=True)
+    assert "Version: 1.44" in pins.stdout
+
+
+def test_the_benchmark_lists_every_instance(played):
+    meta = played["benchmark"]
+    tasks = [t for t in all_tasks() if publishable(t)]
+    assert meta["n_env_args"] == len(json.loads((ROOT / "agent/browsergym/instances.json").read_text()))
+    assert meta["n_env_args"] == len(tasks)
+    assert meta["families"] == REGISTERED
+    assert 0 < meta["valid"] < meta["n_env_args"]
+
+
+def test_every_registered_family_has_a_gold_recording_to_play():
+    missing = [f for f in REGISTERED if f not in GOLD]
+    assert not missing, (f"no gold recording in tasks/gold/ for {', '.join(missing)}: the BrowserGym agent has "
+                         "nothing to play for it (record one, docs/trajectories.md)")
+
+
 @pytest.mark.parametrize("instance_id,eager", chosen())
 def test_a_browsergym_agent_solves_the_gold_run_and_fails_the_eager_one(played, instance_id, eager):
     runs = {r["variant"]: r for r in played["runs"] if r["instance_id"] == instance_id}
@@ -206,18 +230,14 @@ def test_a_headed_browserenv_plays_in_a_window_and_needs_one(bgym_python, tmp_pa
     """BrowserEnv(headless=False), as an annotator watching an AgentLab agent runs it: on Xvfb (make
     install puts it in place) the gold run still earns 1.0; on a display with no X server behind
     it Chromium cannot start, so the flag really reaches it."""
-    import shutil
-
-    xvfb = shutil.which("xvfb-run")
-    assert xvfb, "no xvfb-run: make install puts Debian's xvfb in place (apt-get install xvfb xauth)"
     instance_id = GOLD[EAGER_FAMILY]
     steps, reply = gold_steps(instance_id)
     runs = [{"instance_id": instance_id, "variant": "gold", "steps": steps, "reply": reply, "headless": False}]
     (tmp_path / "window").mkdir()
-    seen = play_plan(bgym_python, tmp_path / "window", runs, prefix=(xvfb, "-a"))
+    seen = play_plan(bgym_python, tmp_path / "window", runs, prefix=xvfb_run())
     [run] = seen["runs"]
     assert "error" not in run, run["error"]
     assert run["terminated"] and run["reward"] == 1.0, run["task_info"]["verdict"]
     (tmp_path / "none").mkdir()
-    [run] = play_plan(bgym_python, tmp_path / "none", runs, display=":87")["runs"]
+    [run] = play_plan(bgym_python, tmp_path / "none", runs, display=NO_X_SERVER)["runs"]
     assert "Missing X server" in run.get("error", ""), run

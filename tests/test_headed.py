@@ -5,17 +5,17 @@ reaches Chromium rather than being dropped for a headless launch."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from _display import NO_X_SERVER, xvfb_run
+
 ROOT = Path(__file__).resolve().parents[1]
 CFAB = str(Path(sys.executable).with_name("cfab"))
 GOLD = str(ROOT / "tasks" / "gold" / "cf_A_change_order_3100.json")
-NO_X_SERVER = ":87"  # a display number nothing listens on
 E2E_ONE = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "e2e/test_portals.py",
            "-k", "outlook_compose_rejects", "--headed"]
 
@@ -27,18 +27,12 @@ def _env(display: str | None) -> dict:
     return env
 
 
-def _xvfb_run() -> list[str]:
-    path = shutil.which("xvfb-run")
-    assert path, "no xvfb-run: make install puts Debian's xvfb in place (apt-get install xvfb xauth)"
-    return [path, "-a"]
-
-
 def _run(argv, display=None):
     return subprocess.run(argv, cwd=ROOT, env=_env(display), capture_output=True, text=True, timeout=600)
 
 
 def test_replay_headed_plays_a_gold_trajectory_in_a_window():
-    proc = _run(_xvfb_run() + [CFAB, "replay", GOLD, "--transport", "browser", "--headed"])
+    proc = _run(xvfb_run() + [CFAB, "replay", GOLD, "--transport", "browser", "--headed"])
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "cf_A_change_order_3100 via browser: PASSED score 1.00" in proc.stdout
 
@@ -52,7 +46,7 @@ def test_replay_headed_without_a_screen_fails_and_says_why(display, message):
 
 
 def test_pytest_e2e_headed_runs_in_a_window_and_needs_one():
-    proc = _run(_xvfb_run() + E2E_ONE)
+    proc = _run(xvfb_run() + E2E_ONE)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "1 passed" in proc.stdout
     proc = _run(E2E_ONE, NO_X_SERVER)
