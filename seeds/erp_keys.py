@@ -8,10 +8,12 @@ consolidates into a sibling phase). A new ERP is one more entry here, a manifest
 
 Rules:
 - names: the key of its spelling in `vendors[].names`; `name_style` how it writes a legal name.
-- vendor_ids: "company" (the company's own vendor id), "numbered" (sorted by its spelling,
-  `start + step * rank`) or "name_code" (the first letters of the legal name and a sequence).
+- vendor_ids: "company" (the company's own vendor id), "numbered" (sorted by its spelling, or by
+  the company's vendor id with `"order": "company"`, `start + step * rank`, written by an optional
+  `format` over {n}) or "name_code" (the first letters of the legal name and a sequence).
 - cost_code: a template over the company code's parts {code}, {division}, {section},
-  {csi_digits}, {csi_dashed}; `consolidations` maps a company code to the sibling code it posts to.
+  {csi_digits}, {csi_dashed}, {csi_section} (the CSI number's digits after the division);
+  `consolidations` maps a company code to the sibling code it posts to.
 - job: a template over {job} and {start_yy} (the two-digit year the job started); `job_field`
   names the book field holding it (None: the ERP keeps the company's job number).
 """
@@ -47,12 +49,54 @@ ERP_KEYS = {
         "cost_code_field": "foundation_code", "cost_code": "{csi_digits}",
         "job_field": "foundation_job", "job": "{start_yy}-{job}",
     },
+    "sage300cre": {
+        # Sage 300 CRE (Timberline): alphanumeric vendor ids of up to ten characters (the name's
+        # first eight letters and a sequence), cost codes in a CSI mask XX-XXXX (division and
+        # section digits; the category is separate) and jobs keyed as the start year and the job.
+        "label": "Sage 300 CRE", "code_word": "cost code",
+        "names": "sage300", "name_style": "legal",
+        "vendor_field": "sage300_vendor", "vendor_ids": {"rule": "name_code", "letters": 8},
+        "cost_code_field": "sage300_code", "cost_code": "{division}-{csi_section}",
+        "job_field": "sage300_job", "job": "{start_yy}{job}",
+    },
+    "cmic": {
+        # CMiC: a vendor is a Business Partner with a six-digit code numbered by its spelling, the
+        # name kept in capitals with its punctuation; cost codes are the CSI division and section
+        # joined by a dot (the category is separate) and jobs carry the four-digit start year.
+        "label": "CMiC", "code_word": "cost code",
+        "names": "cmic", "name_style": "caps",
+        "vendor_field": "cmic_partner", "vendor_ids": {"rule": "numbered", "start": 300000, "step": 10},
+        "cost_code_field": "cmic_code", "cost_code": "{division}.{csi_section}",
+        "job_field": "cmic_job", "job": "20{start_yy}-{job}",
+    },
+    "acumatica_construction": {
+        # Acumatica Construction Edition: vendor IDs auto-numbered V and six digits in the order the
+        # vendors were created (the company's own vendor order), cost codes in the segments
+        # XX-XXX-XX (the cost type is separate) and project IDs PRJ, the start year and the job.
+        "label": "Acumatica", "code_word": "cost code",
+        "names": "acumatica", "name_style": "legal",
+        "vendor_field": "acumatica_vendor",
+        "vendor_ids": {"rule": "numbered", "order": "company", "start": 100, "step": 3, "format": "V{n:06d}"},
+        "cost_code_field": "acumatica_code", "cost_code": "{division}-{section}-00",
+        "job_field": "acumatica_project", "job": "PRJ{start_yy}-{job}",
+    },
+    "qbo": {
+        # QuickBooks Online: a vendor is its numeric Vendor.Id, given in the order the vendors were
+        # created; there are no cost codes, so a class written Division:Section stands in (the
+        # product/service is separate), and each project is named by the company's job number.
+        "label": "QuickBooks Online", "code_word": "class",
+        "names": "qbo", "name_style": "legal",
+        "vendor_field": "qbo_vendor", "vendor_ids": {"rule": "numbered", "order": "company", "start": 55, "step": 1},
+        "cost_code_field": "qbo_class", "cost_code": "{division}:{section}",
+        "job_field": None, "job": "{job}",
+    },
 }
 
 
 def code_parts(code: str, csi: str) -> dict:
     division, section = code.split("-")
     return {"code": code, "division": division, "section": section, "csi_digits": re.sub(r"\D", "", csi),
+            "csi_section": re.sub(r"\D", "", csi)[2:],
             "csi_dashed": "-".join(csi.split())}
 
 
@@ -78,9 +122,13 @@ def assign_vendor_ids(vendors: list[dict]) -> None:
         if rule["rule"] == "company":
             continue
         if rule["rule"] == "numbered":
-            ordered = sorted(vendors, key=lambda v: (v["names"][keys["names"]], v["vendor_id"]))
+            if rule.get("order") == "company":
+                ordered = sorted(vendors, key=lambda v: v["vendor_id"])
+            else:
+                ordered = sorted(vendors, key=lambda v: (v["names"][keys["names"]], v["vendor_id"]))
             for rank, v in enumerate(ordered):
-                v[field] = rule["start"] + rule["step"] * (rank + 1)
+                n = rule["start"] + rule["step"] * (rank + 1)
+                v[field] = rule["format"].format(n=n) if "format" in rule else n
         elif rule["rule"] == "name_code":
             seen: dict[str, int] = {}
             for v in sorted(vendors, key=lambda v: v["vendor_id"]):

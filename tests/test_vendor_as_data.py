@@ -20,11 +20,27 @@ ROOT = Path(__file__).resolve().parents[1]
 SPECS = load_apps()
 ERPS = sorted(n for n, s in SPECS.items() if s.kind == "erp")
 APPS = ERPS  # the apps of this module's episodes
-VENDOR_NAMES = sorted(SPECS) + ["vista", "intacct", "foundation"]
+VENDOR_NAMES = sorted(SPECS) + ["vista", "intacct", "foundation", "sage300", "cmic", "acumatica", "qbo"]
 
 
 def test_a_third_erp_is_registered_from_its_manifest_alone():
     assert {"vista_erp", "sage_intacct", "foundation_erp"} <= set(ERPS)
+
+
+def test_a_fourth_erp_is_registered_from_its_manifest_alone():
+    assert "sage300cre" in ERPS
+
+
+def test_a_fifth_erp_is_registered_from_its_manifest_alone():
+    assert "cmic" in ERPS
+
+
+def test_a_sixth_erp_is_registered_from_its_manifest_alone():
+    assert "acumatica_construction" in ERPS
+
+
+def test_a_seventh_erp_is_registered_from_its_manifest_alone():
+    assert "qbo" in ERPS
 
 
 def test_no_template_branches_on_a_vendor_name():
