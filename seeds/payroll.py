@@ -164,6 +164,12 @@ def timecard(job: str, week: date, worker: dict, rate: dict, hours: list[str], c
 def build_timecards(rng: random.Random, workers: list[dict], wds: list[dict]) -> list[dict]:
     """Eight weeks of certified-payroll timecards on every prevailing-wage job (the last week of
     P_certified_payroll's jobs with its planted findings)."""
+    return plant_findings(generate_timecards(rng, workers, wds), workers, wds)
+
+
+def generate_timecards(rng: random.Random, workers: list[dict], wds: list[dict]) -> list[dict]:
+    """The timecards as payroll paid them, before any finding is planted (the private split
+    regenerates a week from them: tasks/families/p_certified_payroll.py)."""
     taken: set[str] = set()
     out = []
     for wd in wds:
@@ -176,7 +182,7 @@ def build_timecards(rng: random.Random, workers: list[dict], wds: list[dict]) ->
             for w in _within_ratio(present):
                 out.append(timecard(wd["job"], week, w, rates[(w["craft"], w["level"])], _hours(rng),
                                     w["worker_id"] in cash))
-    return plant_findings(out, workers, wds)
+    return out
 
 
 # --- the week P_certified_payroll checks: findings planted in the last week --------------------------
@@ -204,11 +210,15 @@ def _repay(card: dict, st_rate: Decimal, ot_rate: Decimal, plan: Decimal, cash: 
 
 
 def _plant(kind: str, week: list[dict], rates: dict, workers: dict, free: list[dict], job: str,
-           touched: set) -> list[dict]:
+           touched: set, rank: dict | None = None) -> list[dict]:
     """Plant one defect in a job's week (cards edited in place); returns the week's cards, or
-    raises LookupError before changing anything when the week has no card the defect needs."""
-    def pick(ok, key=lambda c: c["worker_id"]):
-        cards = sorted((c for c in week if c["worker_id"] not in touched and ok(c)), key=key)
+    raises LookupError before changing anything when the week has no card the defect needs.
+    Among the cards (or free workers) a defect could take, the first by worker id, or by `rank`
+    (worker id -> a number; the private split's salted order) when given."""
+    order = (lambda w: rank[w["worker_id"]]) if rank else (lambda w: w["worker_id"])  # noqa: E731
+
+    def pick(ok, first=lambda c: 0):
+        cards = sorted((c for c in week if c["worker_id"] not in touched and ok(c)), key=lambda c: (first(c), order(c)))
         if not cards:
             raise LookupError(kind)
         touched.add(cards[0]["worker_id"])
@@ -236,7 +246,7 @@ def _plant(kind: str, week: list[dict], rates: dict, workers: dict, free: list[d
         return week
     if kind in ("extra_apprentice", "unregistered_apprentice"):
         on_site = {c["craft"] for c in week if c["level"] == "J"}
-        new = next((w for w in free if w["level"] != "J" and w["craft"] in on_site), None)
+        new = next((w for w in sorted(free, key=order) if w["level"] != "J" and w["craft"] in on_site), None)
         if new is None:
             raise LookupError(kind)
         free.remove(new)
@@ -247,7 +257,7 @@ def _plant(kind: str, week: list[dict], rates: dict, workers: dict, free: list[d
         touched.add(new["worker_id"])
         return sorted(week + [card], key=lambda c: c["worker_id"])
     if kind == "ot_straight_time":  # overtime hours paid at the straight-time rate: no premium
-        c = pick(lambda c: journey(c) and Decimal(c["ot_hours"]) > 0, key=lambda c: (-Decimal(c["ot_hours"]), c["worker_id"]))
+        c = pick(lambda c: journey(c) and Decimal(c["ot_hours"]) > 0, first=lambda c: -Decimal(c["ot_hours"]))
         base, fringe = wd(c)
         _repay(c, base, base, fringe, Decimal(0))
     elif kind == "ot_without_cash_fringe":  # DOMAIN.md's common error: OT at 1.5 x base, no fringe on OT hours

@@ -5,15 +5,14 @@ from datetime import date
 
 from sqlalchemy import or_, select
 
-from portals.core.db import count_rows
 from portals.core.dispatch import ServiceContext
 from portals.core.errors import NotFound, ToolError
 from portals.core.sorting import DATE, MONEY, TEXT, sort_help, sort_order
 from portals.core.tools import READ, service
+from portals.core.paging import MAX_PER_PAGE, check_paging, paged  # noqa: F401 (re-exported)
 
 from .models import Cpr, Employee, PayrollRecord, Project, RecordNote, WageRate
 
-MAX_PER_PAGE = 100
 PROJECT_SORT = {"contract_number": (Project.contract_number, TEXT), "name": (Project.name, TEXT),
                 "agency": (Project.awarding_agency, TEXT), "start_date": (Project.start_date, DATE)}
 EMPLOYEE_SORT = {"name": (Employee.last_name, TEXT), "classification": (Employee.classification, TEXT),
@@ -25,19 +24,6 @@ LEVELS = ("J", "A1", "A2", "A3", "A4")
 DAYS = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
 
 
-def check_paging(page: int, per_page: int) -> None:
-    if page < 1:
-        raise ToolError("Page must be 1 or more.", "page")
-    if not 1 <= per_page <= MAX_PER_PAGE:
-        raise ToolError(f"Per page must be between 1 and {MAX_PER_PAGE}.", "per_page")
-
-
-def paged(session, stmt, page: int, per_page: int, shape) -> dict:
-    check_paging(page, per_page)
-    total = count_rows(session, stmt)
-    rows = session.execute(stmt.limit(per_page).offset((page - 1) * per_page)).all()
-    return {"items": [shape(*r) if isinstance(r, tuple) or hasattr(r, "_fields") else shape(r) for r in rows],
-            "page": page, "per_page": per_page, "total": total, "pages": (total + per_page - 1) // per_page}
 
 
 def week_text(value: str | None, field: str = "week_ending") -> str | None:
