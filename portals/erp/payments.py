@@ -19,7 +19,7 @@ from . import lookups as L
 from .ap import _payable_problem
 from .models import APBill, Payment, PaymentDetail, Retainage, Vendor
 
-METHODS = ("Check", "ACH")
+METHODS = ("Check", "ACH", "Card")
 
 
 def payment_row(ctx, p: Payment) -> dict:
@@ -32,17 +32,18 @@ def payment_row(ctx, p: Payment) -> dict:
 
 @service(READ)
 def query_payments(ctx, vendor_id: str | None = None, entity_id: str | None = None,
-                   method: Literal["Check", "ACH"] | None = None,
+                   method: Literal["Check", "ACH", "Card"] | None = None,
                    state: Literal["paid", "cleared", "voided"] | None = None,
                    kind: Literal["bills", "retainage"] | None = None, document_number: str | None = None,
                    date_from: date | None = None, date_to: date | None = None,
                    page: int = 1, per_page: int = 25) -> dict:
-    """Search AP payments already made (checks and ACH), newest first. Read-only history.
+    """Search AP payments already made (checks, ACH and company-card payments), newest first.
+    Read-only history.
 
     Args:
         vendor_id: Only payments to this vendor ({vendor_id_format}).
         entity_id: Only payments made by this {entity_word} ({entity_format}).
-        method: Check or ACH.
+        method: Check, ACH or Card (paid with the company card).
         state: paid (outstanding), cleared (cleared the bank) or voided.
         kind: bills (paying bills, net of retainage) or retainage (a retainage release).
         document_number: The check number or ACH reference, or part of it.
