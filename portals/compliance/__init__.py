@@ -1,11 +1,26 @@
-"""The Compliance archetype (certified payroll): projects with their wage determination, employees,
-weekly payroll records, CPR validation, the WH-347, and the guarded certify-and-submit."""
+"""The Compliance archetype, in two lines of business that share its shape (records a regulator
+needs, checked and prepared here, filed only by a person):
+
+- certified payroll (`line = "payroll"`, the default; LCPtracker): projects with their wage
+  determination, employees, weekly payroll records, CPR validation, the WH-347, and the guarded
+  certify-and-submit;
+- 1099 reporting (`line = "tax"`; Track1099): payers, recipients as their W-9s give them, 1099-NEC
+  forms from draft to the cart, TIN matching, and the guarded e-file, copy delivery and W-9 requests.
+
+A vendor's manifest names its line; each line has its own tables, services, seed and pages.
+"""
 from portals.core.registry import Archetype
 
-from . import services
+from . import services, tax_services
 from .models import Base
 from .seed import seed
+from .tax_models import Base as TaxBase
+from .tax_seed import seed_tax
+from .tax_views import make_tax_blueprint
 from .views import make_blueprint
 
 ARCHETYPE = Archetype(name="compliance", metadata=Base.metadata, services=services, seed=seed,
                       blueprint=make_blueprint)
+ARCHETYPES = {"payroll": ARCHETYPE,
+              "tax": Archetype(name="compliance", metadata=TaxBase.metadata, services=tax_services, seed=seed_tax,
+                               blueprint=make_tax_blueprint)}

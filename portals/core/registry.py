@@ -107,7 +107,8 @@ class AppSpec:
 def _load_manifest(path: Path) -> AppSpec:
     data = tomllib.loads(path.read_text())
     module = importlib.import_module(f"portals.{data['kind']}")
-    archetype: Archetype = module.ARCHETYPE
+    # an archetype with more than one line of business (compliance: payroll, tax) keys them by `line`
+    archetype: Archetype = getattr(module, "ARCHETYPES", {}).get(data.get("line", ""), module.ARCHETYPE)
     return AppSpec(
         name=data["app"], label=data["label"], kind=data["kind"], tier=data.get("tier", "A"),
         skin=data.get("skin", data["app"]), archetype=archetype,
