@@ -20,7 +20,7 @@ def _project_row(p: Project) -> dict:
             "customer": p.customer, "address": p.address, "city": p.city, "state": p.state,
             "status": p.status, "project_type": p.project_type, "contract_amount": p.contract_amount,
             "pm_name": p.pm_name, "pm_email": p.pm_email, "start_date": p.start_date,
-            "est_completion": p.est_completion}
+            "est_completion": p.est_completion, **({"stage": p.stage} if p.stage else {})}
 
 
 @service(READ)

@@ -28,6 +28,8 @@ class Project(Base):
     city: Mapped[str] = mapped_column(String(100), default="")
     state: Mapped[str] = mapped_column(String(2), default="")
     status: Mapped[str] = mapped_column(String(20))  # active | inactive
+    # the lifecycle stage where the product tracks one (its manifest's [pm] stages), else ""
+    stage: Mapped[str] = mapped_column(String(20), default="", index=True)
     project_type: Mapped[str] = mapped_column(String(40), default="")
     contract_amount: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
     pm_name: Mapped[str] = mapped_column(String(100), default="")
@@ -86,6 +88,8 @@ class Commitment(Base):
     __tablename__ = "commitments"
     commitment_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     number: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    # the company's (and its ERP's) number for it, where the product numbers it its own way
+    book_number: Mapped[str] = mapped_column(String(40), default="", index=True)
     project_id: Mapped[int] = mapped_column(ForeignKey("projects.project_id"), index=True)
     vendor_id: Mapped[int | None] = mapped_column(ForeignKey("vendors.vendor_id"), index=True)
     contract_type: Mapped[str] = mapped_column(String(40))  # work_order_contract | purchase_order_contract
@@ -130,6 +134,9 @@ class Requisition(Base):
     retainage: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
     status: Mapped[str] = mapped_column(String(30))
     approved_date: Mapped[date | None]
+    # where a reviewer approved less than was billed: what the subcontractor asked for, and why
+    requested_amount: Mapped[Decimal | None] = mapped_column(Money, nullable=True)
+    review_note: Mapped[str] = mapped_column(String(500), default="")
     erp_sync: Mapped[str] = mapped_column(String(20), default="not_synced")  # synced | not_synced
     erp_synced_at: Mapped[str | None] = mapped_column(String(30))
 
@@ -206,6 +213,7 @@ class DirectCost(Base):
     description: Mapped[str] = mapped_column(String(200), default="")
     amount: Mapped[Decimal] = mapped_column(Money)
     source_ref: Mapped[str] = mapped_column(String(40), default="")
+    status: Mapped[str] = mapped_column(String(30), default="Approved")  # Pending Approval | Approved
 
 
 class ManpowerEntry(Base):
@@ -220,3 +228,56 @@ class ManpowerEntry(Base):
     hours: Mapped[int]
     cost_code: Mapped[str] = mapped_column(String(20), default="")
     notes: Mapped[str] = mapped_column(String(200), default="")
+
+
+class CustomerInvoice(Base):
+    """An application for payment to the customer against the prime (customer) contract's SOV.
+
+    Sending it to the customer is a guarded action: no code path may mark one Sent or Paid
+    outside seeding (those rows are the history the book implies)."""
+
+    __tablename__ = "customer_invoices"
+    __money_states__ = {"status": {"Sent", "Paid"}}
+    invoice_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.project_id"), index=True)
+    number: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    application_no: Mapped[int]
+    period_end: Mapped[date]
+    invoice_date: Mapped[date | None]
+    status: Mapped[str] = mapped_column(String(20))  # Draft | Sent | Paid
+    retainage_pct: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    completed_to_date: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    previous_billed: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    this_period: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    retainage: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    amount_due: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+
+
+class CustomerInvoiceLine(Base):
+    __tablename__ = "customer_invoice_lines"
+    line_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    invoice_id: Mapped[int] = mapped_column(ForeignKey("customer_invoices.invoice_id"), index=True)
+    line_no: Mapped[int]
+    cost_code: Mapped[str] = mapped_column(String(20), default="")
+    description: Mapped[str] = mapped_column(String(200), default="")
+    scheduled_value: Mapped[Decimal] = mapped_column(Money)
+    previous: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    this_period: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+
+
+class BidPackage(Base):
+    """A bid package: the scope of one trade sent to vendors as a request for quote (RFQ)."""
+
+    __tablename__ = "bid_packages"
+    package_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.project_id"), index=True)
+    number: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    title: Mapped[str] = mapped_column(String(200))
+    cost_code: Mapped[str] = mapped_column(String(20), default="")
+    trade: Mapped[str] = mapped_column(String(100), default="")
+    status: Mapped[str] = mapped_column(String(20))  # Draft | RFQ Sent | Awarded
+    due_date: Mapped[date | None]
+    estimate: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    invited: Mapped[int] = mapped_column(Integer, default=0)
+    awarded_vendor_id: Mapped[int | None] = mapped_column(ForeignKey("vendors.vendor_id"))
+    commitment_id: Mapped[int | None] = mapped_column(ForeignKey("commitments.commitment_id"))

@@ -103,5 +103,7 @@ def requisition_row(r: Requisition, c: Commitment, project: Project, vendor: Ven
         "period_start": r.period_start, "period_end": r.period_end,
         "amount": r.amount, "retainage": r.retainage, "net_amount": r.amount - r.retainage,
         "status": r.status, "approved_date": r.approved_date,
+        **({"requested_amount": r.requested_amount} if r.requested_amount is not None else {}),
+        **({"review_note": r.review_note} if r.review_note else {}),
         "erp_sync": r.erp_sync, "erp_synced_at": r.erp_synced_at,
     }

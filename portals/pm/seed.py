@@ -9,10 +9,11 @@ from portals.core.clock import Clock
 from portals.core.ids import stable_id
 from portals.core.registry import AppSpec, load_apps
 
-from .models import (BudgetLine, ChangeEvent, ChangeOrder, Commitment, CommitmentLine, CostCode,
-                     DirectCost, ErpCostCodeMap, ErpIntegration, ManpowerEntry, PrimeContract, PrimeContractLine,
-                     Project, Requisition, Vendor)
+from .models import (BidPackage, BudgetLine, ChangeEvent, ChangeOrder, Commitment, CommitmentLine, CostCode,
+                     CustomerInvoice, CustomerInvoiceLine, DirectCost, ErpCostCodeMap, ErpIntegration,
+                     ManpowerEntry, PrimeContract, PrimeContractLine, Project, Requisition, Vendor)
 from .queries import CONTRACT_TYPES
+from .vendor_keys import PmKeys
 
 CO_STATUS = {"approved": "Approved", "pending": "Pending - In Review", "void": "Void",
              "draft": "Draft", "rejected": "Rejected"}
@@ -36,23 +37,24 @@ def _unique(ids: list[int], what: str) -> None:
 
 def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -> None:
     app = spec.name
+    keys = PmKeys(spec)
     projects = {j["job"]: Project(
         project_id=stable_id(app, "project", j["job"], digits=6), project_number=j["job"], name=j["name"],
         customer=j.get("customer", ""), address=j.get("address", ""), city=j.get("city", ""),
         state=j.get("state", ""), status="active" if j.get("status") == "active" else "inactive",
-        project_type=j.get("job_type", ""), contract_amount=_money(j.get("contract_amount")),
+        stage=keys.stage(j), project_type=j.get("job_type", ""), contract_amount=_money(j.get("contract_amount")),
         pm_name=j.get("pm_name", ""), pm_email=j.get("pm_email", ""), start_date=_day(j.get("start_date")),
         est_completion=_day(j.get("est_completion"))) for j in book["jobs"]}
     _unique([p.project_id for p in projects.values()], "projects")
     origin = _origin_field(book)
-    vendors = {v["vendor_id"]: _vendor(app, v, origin) for v in book["vendors"]}
+    vendors = {v["vendor_id"]: _vendor(app, v, origin, keys) for v in book["vendors"]}
     _unique([v.vendor_id for v in vendors.values()], "vendors")
     session.add_all(projects.values())
     session.add_all(vendors.values())
     session.add_all(CostCode(code=c["code"], csi=c.get("csi", ""), division=c.get("division", c["code"][:2]),
                              description=c["description"]) for c in book["cost_codes"])
     _erp_map(session, book)
-    commitments = _commitments(session, app, book, projects, vendors)
+    commitments = _commitments(session, app, book, projects, vendors, keys)
     _requisitions(session, book, projects, vendors, commitments)
     _prime_contracts(session, app, book, projects)
     session.add_all(BudgetLine(
@@ -63,6 +65,11 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     _changes(session, app, book, projects)
     _direct_costs(session, app, book, projects, vendors)
     _manpower(session, app, book, rng, clock, projects, vendors)
+    if keys.customer_invoices:
+        _customer_invoices(session, app, book, clock, projects, keys)
+    if keys.bid_packages:
+        _bid_packages(session, app, book, clock, projects, vendors, commitments, keys)
+    _prospects(session, app, keys)
 
 
 def _erp_map(session, book: dict) -> None:
@@ -89,22 +96,22 @@ def _origin_field(book: dict) -> str:
     return (erp.manifest.get("erp", {}).get("vendor_key_field") if erp else None) or "vendor_id"
 
 
-def _vendor(app: str, v: dict, origin: str = "vendor_id") -> Vendor:
-    names = v.get("names") or {}
-    vid = v.get("procore_vendor_id") or stable_id(app, "vendor", v["vendor_id"], digits=7)
-    return Vendor(vendor_id=int(vid), name=names.get("procore") or v.get("dba") or v["legal_name"],
+def _vendor(app: str, v: dict, origin: str, keys: PmKeys) -> Vendor:
+    vid = keys.vendor_id(v) or stable_id(app, "vendor", v["vendor_id"], digits=7)
+    return Vendor(vendor_id=int(vid), name=keys.vendor_name(v),
                   trade=v.get("trade", ""), email=v.get("email", ""), phone=v.get("phone", ""),
                   address=v.get("address", ""), city=v.get("city", ""), state=v.get("state", ""),
                   zip=str(v.get("zip", "")), origin_id=str(v.get(origin) or v["vendor_id"]), is_active=v.get("status", "active") == "active")
 
 
-def _commitments(session, app, book, projects, vendors) -> dict[str, Commitment]:
+def _commitments(session, app, book, projects, vendors, keys: PmKeys) -> dict[str, Commitment]:
     out = {}
     for c in book["commitments"]:
         vendor = vendors.get(c.get("vendor_id"))
         lines = c.get("lines", [])
         row = Commitment(
-            commitment_id=stable_id(app, "commitment", c["number"]), number=c["number"],
+            commitment_id=stable_id(app, "commitment", c["number"]), number=keys.commitment_number(c),
+            book_number=c["number"],
             project_id=projects[c["job"]].project_id, vendor_id=vendor.vendor_id if vendor else None,
             contract_type=CONTRACT_TYPES.get(c["type"], c["type"]), title=c.get("title", ""), status=c["status"],
             retainage_pct=_money(c.get("retainage_pct")), executed_date=_day(c.get("executed_date")),
@@ -214,3 +221,97 @@ def _manpower(session, app, book, rng, clock, projects, vendors) -> None:
                     project_id=projects[job].project_id, vendor_id=vendors[vendor_key].vendor_id,
                     log_date=day, workers=workers, hours=workers * 8, cost_code=code,
                     notes=f"{workers} workers on site"))
+
+
+def _month_ends(first: date, last: date) -> list[date]:
+    out, year, month = [], first.year, first.month
+    while True:
+        end = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        if end > last:
+            return out
+        if end >= first:
+            out.append(end)
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+
+
+def _complete_at(job: dict, at: date) -> Decimal:
+    """The share of the work in place at a month end: time elapsed over the job's duration,
+    held under 95% until the job is closed (no contract is billed out before it is done)."""
+    start, end = _day(job["start_date"]), _day(job.get("est_completion")) or _day(job["start_date"])
+    span = max((end - start).days, 1)
+    share = Decimal(max(0, min((at - start).days, span))) / Decimal(span)
+    cap = Decimal("1") if job.get("status") == "closed" else Decimal("0.95")
+    return min(share, cap).quantize(Decimal("0.0001"))
+
+
+def _customer_invoices(session, app, book, clock, projects, keys: PmKeys) -> None:
+    """Monthly applications for payment against each customer contract's SOV, the last few
+    months of them: the newest Sent (awaiting the customer's payment), the earlier ones Paid."""
+    today = clock.today()
+    jobs = {j["job"]: j for j in book["jobs"]}
+    for pc in sorted(book.get("prime_contracts", []), key=lambda p: p["job"]):
+        job = jobs[pc["job"]]
+        first = _day(job["start_date"]) + timedelta(days=20)
+        periods = _month_ends(first, date(today.year, today.month, 1) - timedelta(days=1))
+        kept = periods[-keys.customer_invoice_months:]
+        retainage_pct = _money(job.get("retainage_pct"))
+        lines = [(int(line["line_no"]), line.get("cost_code", ""), line.get("description", ""),
+                  _money(line["scheduled_value"])) for line in pc.get("lines", [])]
+        for period in kept:
+            n = periods.index(period) + 1
+            prev_period = periods[n - 2] if n > 1 else None
+            share, prev_share = _complete_at(job, period), _complete_at(job, prev_period) if prev_period else Decimal(0)
+            number = keys.format("customer_invoice_number", job=pc["job"], seq=n)
+            iid = stable_id(app, "customer_invoice", pc["job"], n)
+            rows, to_date, before = [], Decimal(0), Decimal(0)
+            for line_no, code, desc, sv in lines:
+                done = (sv * share).quantize(Decimal("0.01"))
+                prev = (sv * prev_share).quantize(Decimal("0.01"))
+                to_date, before = to_date + done, before + prev
+                rows.append(CustomerInvoiceLine(
+                    line_id=stable_id(app, "customer_invoice_line", iid, line_no), invoice_id=iid, line_no=line_no,
+                    cost_code=code, description=desc, scheduled_value=sv, previous=prev, this_period=done - prev))
+            this = to_date - before
+            retainage = (this * retainage_pct / 100).quantize(Decimal("0.01"))
+            session.add(CustomerInvoice(
+                invoice_id=iid, project_id=projects[pc["job"]].project_id, number=number, application_no=n,
+                period_end=period, invoice_date=period + timedelta(days=3),
+                status="Sent" if period == periods[-1] else "Paid", retainage_pct=retainage_pct,
+                completed_to_date=to_date, previous_billed=before, this_period=this, retainage=retainage,
+                amount_due=this - retainage))
+            session.add_all(rows)
+
+
+def _bid_packages(session, app, book, clock, projects, vendors, commitments, keys: PmKeys) -> None:
+    """One bid package per commitment the company bought out: awarded to its vendor once the
+    commitment went out for signature; a draft commitment's package is a Draft, its RFQ unsent."""
+    today = clock.today()
+    per_job: dict[str, int] = {}
+    for c in sorted(book["commitments"], key=lambda c: (c["job"], c["number"])):
+        if c["status"] == "Void":
+            continue
+        per_job[c["job"]] = per_job.get(c["job"], 0) + 1
+        vendor = vendors.get(c.get("vendor_id"))
+        awarded = c["status"] != "Draft"
+        executed = _day(c.get("executed_date"))
+        session.add(BidPackage(
+            package_id=stable_id(app, "bid_package", c["number"]), project_id=projects[c["job"]].project_id,
+            number=keys.format("bid_package_number", job=c["job"], seq=per_job[c["job"]]),
+            title=c.get("title", ""), cost_code=c["lines"][0]["cost_code"] if c.get("lines") else "",
+            trade=vendor.trade if vendor else "", status="Awarded" if awarded else "Draft",
+            due_date=(executed - timedelta(days=21)) if executed else today + timedelta(days=14),
+            estimate=_money(c.get("amount")), invited=3 + stable_id(app, "invited", c["number"], digits=2) % 4,
+            awarded_vendor_id=vendor.vendor_id if vendor and awarded else None,
+            commitment_id=commitments[c["number"]].commitment_id if awarded else None))
+
+
+def _prospects(session, app, keys: PmKeys) -> None:
+    """Opportunities the product tracks before any contract (Draft, Request, Proposal): the
+    manifest lists them; the book and the ERPs have no job for them until one is awarded."""
+    for p in keys.prospects:
+        session.add(Project(
+            project_id=stable_id(app, "project", p["number"], digits=6), project_number=p["number"],
+            name=p["name"], customer=p.get("customer", ""), city=p.get("city", ""), state=p.get("state", ""),
+            status="inactive", stage=p["stage"], project_type=p.get("type", ""),
+            contract_amount=_money(p.get("amount")), pm_name=p.get("pm_name", ""), pm_email=p.get("pm_email", ""),
+            start_date=None, est_completion=None))

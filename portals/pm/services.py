@@ -5,3 +5,6 @@ from .contracts import (disburse_payment, get_commitment, get_requisition, list_
                         list_requisitions, sync_commitment_to_erp, sync_invoice_to_erp)
 from .financials import (get_budget, get_prime_contract_sov, list_change_events,  # noqa: F401
                          list_change_orders, list_direct_costs, list_prime_contracts)
+from .finance import (create_customer_invoice, create_vendor_invoice, get_commitment_sov,  # noqa: F401
+                      get_cost_budget, get_customer_invoice, get_financial_overview, list_bid_packages,
+                      list_customer_invoices, list_project_pipeline, review_eapp, send_rfq, submit_customer_invoice)

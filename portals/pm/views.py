@@ -13,6 +13,7 @@ from portals.core.registry import AppSpec, get_app
 from portals.core.ui import field_check_view, listing, render_view
 from portals.core.views import form_error, list_args, ui_call
 
+from .views_finance import register_finance
 from .views_invoicing import register_invoicing
 from .views_project import register_project_tools
 
@@ -32,26 +33,35 @@ CHECKED_FIELDS = {"disburse_payment": {"amount": None}}
 
 
 def make_blueprint(spec: AppSpec) -> Blueprint:
+    """The PM portal in one vendor's skin: only the screens its manifest lists."""
     bp = Blueprint(spec.name, __name__)
+    screens = set(spec.manifest.get("pm", {}).get("screens", []))
 
-    @bp.get("/")
+    def route(rule, screen, methods=("GET",)):
+        def register(view):
+            if screen in screens:
+                bp.add_url_rule(rule, view.__name__, view, methods=list(methods))
+            return view
+        return register
+
+    @route("/", "company_home")
     def index():
         result = listing(spec, "list_projects", list_args(*PROJECT_FILTERS), PROJECT_SORT)
         return render_view(spec, "pm/projects.html", 200, ("results",), result=result, title="Company Home")
 
-    @bp.get("/go")
+    @route("/go", "project_home")
     def go():
         number = request.args.get("project_number", "").strip()
         if not number:
             return redirect(url_for(".index"))
         return redirect(url_for(".project_home", project_number=number))
 
-    @bp.get("/projects/<project_number>")
+    @route("/projects/<project_number>", "project_home")
     def project_home(project_number):
         project = ui_call(spec, "get_project", {"project_number": project_number})
         return render_view(spec, "pm/project_home.html", project=project, title="Project Home")
 
-    @bp.get("/projects/<project_number>/commitments")
+    @route("/projects/<project_number>/commitments", "commitments")
     def commitments(project_number):
         project = ui_call(spec, "get_project", {"project_number": project_number})
         args = list_args("type", "status", "vendor", "search", "erp_status")
@@ -59,11 +69,11 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
         return render_view(spec, "pm/commitments.html", 200, ("results",), project=project, result=result,
                            title="Commitments")
 
-    @bp.get("/projects/<project_number>/commitments/<number>")
+    @route("/projects/<project_number>/commitments/<number>", "commitments")
     def commitment(project_number, number):
         return _commitment_page(spec, project_number, number)
 
-    @bp.post("/projects/<project_number>/commitments/<number>/send-to-erp")
+    @route("/projects/<project_number>/commitments/<number>/send-to-erp", "commitments", methods=("POST",))
     def send_commitment(project_number, number):
         try:
             done = ui_call(spec, "sync_commitment_to_erp", {"number": number})
@@ -72,12 +82,12 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
         flash(f"Commitment {done['number']} was sent to the ERP and is now synced.", "ok")
         return redirect(url_for(".commitment", project_number=project_number, number=number))
 
-    @bp.get("/directory")
+    @route("/directory", "directory")
     def directory():
         result = listing(spec, "list_vendors", list_args("search", "trade"), COMPANY_SORT)
         return render_view(spec, "pm/directory.html", 200, ("results",), result=result, title="Directory")
 
-    @bp.get("/directory/<int:vendor_id>")
+    @route("/directory/<int:vendor_id>", "directory")
     def company(vendor_id):
         found, page = None, 1
         while found is None:  # the Directory has no lookup by id: read it a page at a time
@@ -92,7 +102,7 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
         held["items"] = [c for c in held["items"] if c["vendor"]["vendor_id"] == vendor_id]
         return render_view(spec, "pm/company.html", vendor=found, commitments=held, title=found["name"])
 
-    @bp.get("/erp")
+    @route("/erp", "erp")
     def erp():
         tab = request.args.get("tab", "ready")
         if tab not in ("ready", "synced", "cost_codes"):
@@ -116,8 +126,10 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
         """One form field checked as the full submit would check it; answers its error slot."""
         return field_check_view(spec, CHECKED_FIELDS, service_name, field)
 
-    register_invoicing(bp, spec)
-    register_project_tools(bp, spec)
+    if "invoicing" in screens:
+        register_invoicing(bp, spec)
+    register_project_tools(bp, spec, screens)
+    register_finance(bp, spec, route)
     return bp
 
 

@@ -49,12 +49,17 @@ PROJECT_TOOLS = {
 }
 
 
-def register_project_tools(bp: Blueprint, spec: AppSpec) -> None:
+def register_project_tools(bp: Blueprint, spec: AppSpec, screens: set) -> None:
     for endpoint, (path, service_name, filters, template, title) in PROJECT_TOOLS.items():
+        if endpoint not in screens:
+            continue
         bp.add_url_rule(f"/projects/<project_number>/{path}", endpoint,
                         _tool_view(spec, endpoint, service_name, filters, template, title))
 
-    @bp.get("/projects/<project_number>/change_events/<number>")
+    _change_pages(bp, spec, screens)
+
+
+def _change_pages(bp: Blueprint, spec: AppSpec, screens: set) -> None:
     def change_event(project_number, number):
         project = ui_call(spec, "get_project", {"project_number": project_number})
         event = _find(spec, "list_change_events", project_number, number, "number",
@@ -64,13 +69,17 @@ def register_project_tools(bp: Blueprint, spec: AppSpec) -> None:
         return render_view(spec, "pm/change_event.html", project=project, event=event, orders=related,
                            title=f"Change Event #{event['number']}")
 
-    @bp.get("/projects/<project_number>/change_orders/<change_order_id>")
     def change_order(project_number, change_order_id):
         project = ui_call(spec, "get_project", {"project_number": project_number})
         order = _find(spec, "list_change_orders", project_number, change_order_id, "change_order_id",
                       f"There is no change order {change_order_id} on project {project_number}.")
         return render_view(spec, "pm/change_order.html", project=project, order=order,
                            title=f"Change Order {order['change_order_id']}")
+
+    if "change_events" in screens:
+        bp.add_url_rule("/projects/<project_number>/change_events/<number>", "change_event", change_event)
+    if "change_orders" in screens:
+        bp.add_url_rule("/projects/<project_number>/change_orders/<change_order_id>", "change_order", change_order)
 
 
 def _find(spec: AppSpec, service_name: str, project_number: str, key: str, field: str, missing: str) -> dict:
