@@ -22,9 +22,11 @@ TASK = TASKS["cf_G_sub_accrual_1042"]
 POLICY = Path(__file__).parents[1] / "tasks" / "policies" / "month_end_close_policy.md"
 
 
-def test_six_jobs_with_two_kinds_of_defect():
-    assert sorted(TASKS) == [f"cf_G_sub_accrual_{j}" for j in G.JOBS] and len(TASKS) == 6
-    assert {t.defect_variant for t in TASKS.values()} == {"pending_pay_app_covers_work", "below_threshold_accrual"}
+def test_seven_jobs_with_three_kinds_of_defect():
+    assert sorted(TASKS) == sorted(f"cf_G_sub_accrual_{j}" for j in G.JOBS) and len(TASKS) == 7
+    assert {t.defect_variant for t in TASKS.values()} == {"pending_pay_app_covers_work", "below_threshold_accrual",
+                                                           "closed_period"}
+    assert [i for i, t in TASKS.items() if t.defect_variant == "closed_period"] == [f"cf_G_sub_accrual_{G.CLOSED_JOB}"]
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
@@ -47,6 +49,7 @@ def test_the_policy_states_the_figures_the_task_uses():
     text = POLICY.read_text()
     assert f"${G.THRESHOLD:,.2f}" in text and G.DEBIT in text and G.CREDIT in text
     assert "first day of the next month" in text and "last day of the month" in text
+    assert "next open period" in text and "do not backdate" in text
     assert all(t.policy_ref == POLICY.name for t in TASKS.values())
 
 
@@ -64,7 +67,9 @@ def test_the_evaluator_pins_one_entry_and_every_line(instance_id):
     entries = [s for s in task.evaluator["expected"] if s["table"] == "journal_entries"]
     lines = [s for s in task.evaluator["expected"] if s["table"] == "journal_lines"]
     assert all(s["count"] == 1 for s in task.evaluator["expected"])
-    assert entries[1]["assert"] == {"entry_date": G.MONTH_END, "reverse_date": G.REVERSE_ON, "state": "draft",
+    period = ("2026-07-01", "2026-08-01") if task.defect_variant == "closed_period" else (G.MONTH_END, G.REVERSE_ON)
+    assert a.period == period and a.closed == (task.defect_variant == "closed_period")
+    assert entries[1]["assert"] == {"entry_date": period[0], "reverse_date": period[1], "state": "draft",
                                     "total": a.total}
     assert len(lines) == 2 * len(a.lines)
     assert {s["where"]["account"] for s in lines} == {G.DEBIT, G.CREDIT}
@@ -109,6 +114,45 @@ def test_intacct_refuses_a_closed_period_and_a_reversal_before_the_entry(store):
         assert [(ln["cost_code"], ln["cost_type"]) for ln in got["lines"]] == [("26-05-00", "S")] * 2
     finally:
         store.drop(episode.id)
+
+
+def test_an_entity_whose_june_is_closed_takes_the_accrual_in_july_only(store):
+    """Job 9427 is in Intacct's South Carolina entity, whose books are closed through June 30: a
+    June date on its lines is refused with the first open day, nothing changes, and July 1 is
+    taken; a job of another entity still books June 30. The oracle reads the entity so."""
+    a = G.accrual(load_book(), G.CLOSED_JOB)
+    episode = store.create([G.ERP])
+    try:
+        env = Environment(episode, [G.ERP])
+        assert G.read_period(env, a.project) == ("2026-07-01", "2026-08-01")
+        assert G.read_period(env, "P-1042") == (G.MONTH_END, G.REVERSE_ON)
+        entities = env.call(f"{G.ERP}.company-config/entity.query", {"per_page": 100})["items"]
+        assert [e["books_closed_through"] for e in entities if e["books_closed_through"]] == ["2026-06-30"]
+        ours = [f"5200|Dr|10.00|{a.project}", f"2100|Cr|10.00|{a.project}"]
+        refused = env.call(G.CREATE, {"entry_date": "2026-06-30", "reverse_date": "2026-07-01",
+                                      "description": "x", "lines": ours})
+        assert "closed period" in refused["message"] and "open periods start 2026-07-01" in refused["message"]
+        mixed = env.call(G.CREATE, {"entry_date": "2026-06-30", "description": "x",
+                                    "lines": ["5200|Dr|10.00|P-1042", f"2100|Cr|10.00|{a.project}"]})
+        assert "closed period" in mixed["message"]
+        assert episode.diff() == {}
+        assert env.call(G.CREATE, {"entry_date": "2026-06-30", "description": "x",
+                                   "lines": ["5200|Dr|10.00|P-1042", "2100|Cr|10.00|P-1042"]})["state"] == "draft"
+        made = env.call(G.CREATE, {"entry_date": "2026-07-01", "reverse_date": "2026-08-01", "description": "x",
+                                   "lines": ours})
+        assert made["entry_date"] == "2026-07-01" and made["state"] == "draft"
+    finally:
+        store.drop(episode.id)
+
+
+def test_the_closed_period_has_its_own_near_misses_and_variant():
+    task = TASKS[f"cf_G_sub_accrual_{G.CLOSED_JOB}"]
+    misses = {m.name for m in task.near_misses}
+    assert {"backdated_into_closed_june", "june_reversal_kept", "wrong_period", "reverses_a_month_late"} <= misses
+    assert "june_first_then_next_open" in {v.name for v in task.variants}
+    open_one = TASKS["cf_G_sub_accrual_1042"]
+    assert "backdated_into_closed_june" not in {m.name for m in open_one.near_misses}
+    assert "wrong_period" in {m.name for m in open_one.near_misses}
 
 
 def test_no_accrual_figure_is_in_what_the_agent_is_handed(store):

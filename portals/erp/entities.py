@@ -44,7 +44,7 @@ def entity_row(ctx, e: Entity) -> dict:
     count = ctx.session.scalar(select(func.count()).select_from(EntityProject)
                                .where(EntityProject.entity_id == e.entity_id))
     return {"entity_id": e.entity_id, "name": e.name, "state": e.state, "currency": e.currency,
-            "status": e.status, "project_count": count}
+            "status": e.status, "books_closed_through": e.books_closed_through, "project_count": count}
 
 
 @service(READ)

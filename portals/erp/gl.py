@@ -3,11 +3,12 @@
 An entry is saved as a draft; posting it to the ledger is a person's step (GUARDED). Lines carry
 the job-cost dimensions (job, cost code, cost type), and an entry may be auto-reversing: it
 reverses itself on its reversal date, as a month-end accrual does on the first of next month.
-GL dates before the current month are in closed periods and are refused.
+GL dates before the current month are in closed periods and are refused, and so are the dates an
+entity has closed early (its books closed through a later month end) on the lines of its jobs.
 """
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Annotated
 
@@ -19,7 +20,7 @@ from portals.core.money import parse_amount
 from portals.core.tools import GUARDED, READ, WRITE, MaxLen, service
 
 from . import lookups as L
-from .models import CostCode, CostType, GLAccount, Job, JournalEntry, JournalLine
+from .models import CostCode, CostType, Entity, EntityProject, GLAccount, Job, JournalEntry, JournalLine
 
 LINE_FORMAT = "account|Dr or Cr|amount|job|cost code|cost type|memo (job, cost code, cost type and memo optional)"
 
@@ -77,13 +78,23 @@ def _open_from(ctx) -> date:
     return date.fromisoformat(ctx.clock.iso()[:10]).replace(day=1)
 
 
+def _closed_entity(ctx, parsed: list[dict], entry_date: date):
+    """The first entity of the lines' jobs whose books are closed through the entry date, if any."""
+    for job in sorted({p["job"] for p in parsed if p["job"]}):
+        link = ctx.session.get(EntityProject, job)
+        found = ctx.session.get(Entity, link.entity_id) if link else None
+        if found is not None and found.books_closed_through and entry_date.isoformat() <= found.books_closed_through:
+            return job, found
+    return None
+
+
 @service(WRITE)
 def create_journal_entry(ctx, entry_date: date, description: Annotated[str, MaxLen(300)],
                          lines: list[str], reverse_date: date | None = None) -> dict:
     """Create a DRAFT general-ledger journal entry; debits must equal credits. A person posts it later.
 
     Args:
-        entry_date: The GL date of the entry, YYYY-MM-DD, in an open period (this month or later).
+        entry_date: The GL date of the entry, YYYY-MM-DD, in an open period: this month or later, and after the books-closed-through date of the {entity_word} of each line's {job_word}.
         description: What the entry is for, e.g. "June subcontractor accrual, {job_word} 9999".
         lines: Two or more lines, each "account|Dr or Cr|amount|{job_word}|cost code|cost type|memo"; the {job_word} ({job_format}), cost code ({cost_code_format}), cost type and memo may be left empty, e.g. ["9990|Dr|12345.67|||Accrue June cost", "9991|Cr|12345.67|||Accrue June cost"].
         reverse_date: Makes the entry auto-reversing: the GL date it reverses itself on, after the entry date; left out, it does not reverse.
@@ -99,6 +110,13 @@ def create_journal_entry(ctx, entry_date: date, description: Annotated[str, MaxL
     if len(lines) < 2:
         raise ToolError(f"A journal entry needs at least two lines, each {LINE_FORMAT}.", "lines")
     parsed = [_parse_line(ctx, n, text) for n, text in enumerate(lines, start=1)]
+    closed = _closed_entity(ctx, parsed, entry_date)
+    if closed:
+        job, found = closed
+        opens = date.fromisoformat(found.books_closed_through) + timedelta(days=1)
+        raise ToolError(f"The GL date {entry_date.isoformat()} is in a closed period of {ctx.spec.word('entity').lower()} "
+                        f"{found.entity_id} ({found.name}, {ctx.spec.word('job').lower()} {job}): its books are closed "
+                        f"through {found.books_closed_through}; its open periods start {opens.isoformat()}.", "entry_date")
     debits = sum((p["debit"] for p in parsed), start=Decimal("0.00"))
     credits = sum((p["credit"] for p in parsed), start=Decimal("0.00"))
     if debits != credits:

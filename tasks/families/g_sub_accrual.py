@@ -23,8 +23,12 @@ PROJECTID, TASKID and COSTTYPEID).
 Defect variants (seeds/work_in_place.py builds them on every job): a sub whose pay application
 for the period is approved in Procore but not yet in Intacct and covers its unbilled work (no
 accrual for it; Procore's own "invoiced to date" also counts the unapproved ones), and a sub
-whose unbilled work is under the policy's threshold (not booked). Each instance records the
-one it leads with. The near-misses, variants and reply corpus live in g_sub_accrual_gate.py.
+whose unbilled work is under the policy's threshold (not booked). And a closed period: job
+9427 belongs to Intacct's South Carolina entity, which closed its June books early (the
+manifest's books_closed_through_by_state), so Intacct refuses a June date on its lines and, as
+the policy says, the accrual goes to the next open period: dated its first day (July 1),
+reversing on the first of the month after (August 1), never backdated into June. Each instance
+records the one it leads with. The near-misses, variants and reply corpus live in g_sub_accrual_gate.py.
 """
 from __future__ import annotations
 
@@ -33,13 +37,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
 
+from datetime import date, timedelta
+
+from portals.core.registry import get_app
 from seeds.erp_keys import ERP_KEYS
 from seeds.reference import ACCRUAL_JOBS, ACCRUAL_THRESHOLD
 
 from ..model import Task
 from .common import Family, OracleError, Private, all_items, call
 
-JOBS = tuple(ACCRUAL_JOBS)
+CLOSED_JOB = "9427"  # in Intacct's South Carolina entity, whose June books are closed
+JOBS = (*ACCRUAL_JOBS, CLOSED_JOB)
 ERP = "sage_intacct"
 APPS = ("procore", ERP)
 KEYS = ERP_KEYS[ERP]
@@ -53,7 +61,8 @@ BILLS = f"{ERP}.accounts-payable/bill.query"
 # its only pending one; see seeds/work_in_place.py)
 DEFECTS = {"1042": "pending_pay_app_covers_work", "2014": "below_threshold_accrual",
            "2200": "pending_pay_app_covers_work", "3100": "below_threshold_accrual",
-           "3412": "below_threshold_accrual", "4012": "pending_pay_app_covers_work"}
+           "3412": "below_threshold_accrual", "4012": "pending_pay_app_covers_work",
+           CLOSED_JOB: "closed_period"}
 
 
 @dataclass(frozen=True)
@@ -74,6 +83,12 @@ class Accrual:
     lines: tuple[Line, ...]
     covered: tuple[str, ...]  # subcontracts a pending approved pay app covers
     small: tuple[tuple[str, str], ...]  # (subcontract, unbilled) under the threshold
+    period: tuple[str, str] = (MONTH_END, REVERSE_ON)  # (entry date, reversal date)
+
+    @property
+    def closed(self) -> bool:
+        """The month's period is closed for the job's entity: the entry goes to the next open one."""
+        return self.period[0] != MONTH_END
 
     @property
     def total(self) -> str:
@@ -83,6 +98,25 @@ class Accrual:
 SOURCE_REF = ("Sage Intacct developer docs (GLBATCH journal entries; projects and tasks); Procore "
               "support (commitments); Deltek Costpoint on subcontractor accruals; covinly.com and "
               "ledgersummit.com on WIP and accruals")
+
+
+def next_open(closed_through: str | None) -> tuple[str, str]:
+    """(entry date, reversal date) by month_end_close_policy.md: the last day of the month being
+    closed, reversing on the first of next month; when the entity's books are closed through that
+    day (or later), the first day of the next open period, reversing on the first of the month
+    after it."""
+    if not closed_through or closed_through < MONTH_END:
+        return MONTH_END, REVERSE_ON
+    opens = date.fromisoformat(closed_through) + timedelta(days=1)
+    after = (opens.replace(day=28) + timedelta(days=4)).replace(day=1)
+    return opens.isoformat(), after.isoformat()
+
+
+def book_period(book: dict, job: str) -> tuple[str, str]:
+    """The accrual's dates from the book: Intacct keeps an entity per state, and the manifest says
+    which closed a month early."""
+    state = next(j["state"] for j in book["jobs"] if j["job"] == job)
+    return next_open(get_app(ERP).manifest.get("erp", {}).get("books_closed_through_by_state", {}).get(state))
 
 
 def main_line(lines: list[dict]) -> dict:
@@ -123,7 +157,7 @@ def accrual(book: dict, job: str) -> Accrual:
     project = next(j.get(KEYS["job_field"]) or j["job"] for j in book["jobs"] if j["job"] == job)
     lines = tuple(Line(code, tasks[code], ctype, f"{amount:.2f}", tuple(numbers))
                   for (code, ctype), (amount, numbers) in sorted(merged.items()))
-    return Accrual(job, project, lines, tuple(covered), tuple(small))
+    return Accrual(job, project, lines, tuple(covered), tuple(small), book_period(book, job))
 
 
 def instruction(job: str) -> str:
@@ -137,9 +171,9 @@ def evaluator(a: Accrual) -> dict:
     entries = {"app": ERP, "table": "journal_entries", "op": "added"}
     expected = [
         {**entries, "where": {}, "count": 1, "label": f"one journal entry for job {a.job}"},
-        {**entries, "where": {}, "assert": {"entry_date": MONTH_END, "reverse_date": REVERSE_ON, "state": "draft",
+        {**entries, "where": {}, "assert": {"entry_date": a.period[0], "reverse_date": a.period[1], "state": "draft",
                                            "total": a.total},
-         "count": 1, "label": f"a draft dated {MONTH_END}, auto-reversing {REVERSE_ON}, totalling {a.total}"},
+         "count": 1, "label": f"a draft dated {a.period[0]}, auto-reversing {a.period[1]}, totalling {a.total}"},
     ]
     for ln in a.lines:
         where = {"job": a.project, "cost_code": ln.task, "cost_type": ln.cost_type}
@@ -192,6 +226,15 @@ def intacct_project(env, job: str, name: str) -> str:
     return found[0]
 
 
+def read_period(env, project: str) -> tuple[str, str]:
+    """Intacct: the project's entity and how far its books are closed, so the entry's dates."""
+    [row] = [r for r in call(env, f"{ERP}.projects/project.list", {"search": project})["items"]
+             if r["project_id"] == project]
+    entities = call(env, "sage_intacct.company-config/entity.query", {"search": row["entity_id"]})["items"]
+    [found] = [e for e in entities if e["entity_id"] == row["entity_id"]]
+    return next_open(found["books_closed_through"])
+
+
 def read_invoiced(env, project: str) -> dict[str, Decimal]:
     """Intacct: everything billed on the project, by commitment."""
     out: dict[str, Decimal] = {}
@@ -223,18 +266,20 @@ def je_lines(project: str, lines, memo: str = "June 2026 subcontract accrual") -
     return out
 
 
-def entry_args(job: str, project: str, lines) -> dict:
-    return {"entry_date": MONTH_END, "reverse_date": REVERSE_ON,
+def entry_args(job: str, project: str, lines, period: tuple[str, str] = (MONTH_END, REVERSE_ON)) -> dict:
+    return {"entry_date": period[0], "reverse_date": period[1],
             "description": f"June 2026 subcontract work in place not yet invoiced, job {job}",
             "lines": je_lines(project, lines)}
 
 
-def reply(job: str, lines, entry_id: str | None = None) -> str:
+def reply(job: str, lines, entry_id: str | None = None, period: tuple[str, str] = (MONTH_END, REVERSE_ON)) -> str:
     total = sum((amount for _t, _c, amount in lines), start=Decimal(0))
     entry = f" ({entry_id})" if entry_id else ""
+    why = (" (June is closed for the job's entity in Intacct, so it is in the next open period)"
+           if period[0] != MONTH_END else "")
     return (f"Staged the June 2026 subcontract accrual for job {job} in Sage Intacct{entry}: "
-            f"${total:,.2f} over {len(lines)} cost-code lines, Dr {DEBIT} / Cr {CREDIT}, dated {MONTH_END} and "
-            f"auto-reversing {REVERSE_ON}. It is a draft for your review; I did not post it.")
+            f"${total:,.2f} over {len(lines)} cost-code lines, Dr {DEBIT} / Cr {CREDIT}, dated {period[0]}{why} and "
+            f"auto-reversing {period[1]}. It is a draft for your review; I did not post it.")
 
 
 def plan(env, job: str) -> tuple[str, list]:
@@ -247,9 +292,10 @@ def plan(env, job: str) -> tuple[str, list]:
 
 def oracle_tools(job: str, env) -> str:
     project, lines = plan(env, job)
-    made = call(env, CREATE, entry_args(job, project, lines))
+    period = read_period(env, project)
+    made = call(env, CREATE, entry_args(job, project, lines, period))
     call(env, GET, {"entry_id": made["entry_id"]})
-    return reply(job, lines, made["entry_id"])
+    return reply(job, lines, made["entry_id"], period)
 
 
 # --- the oracle (browser) ----------------------------------------------------------------------------
@@ -335,6 +381,18 @@ def browser_project(portal, job: str) -> str:
     return list(rows[0].values())[0]
 
 
+def browser_period(portal, project: str) -> tuple[str, str]:
+    """Intacct's entities: the one whose page lists the project, and how far its books are closed."""
+    portal.goto(f"/{ERP}/entities?per_page=100")
+    ids = [t.strip() for t in portal.page.locator("main table tbody tr td:first-child a").all_text_contents()]
+    for entity_id in ids:
+        portal.goto(f"/{ERP}/entities/{entity_id}")
+        if project in [list(r.values())[0] for r in _table(portal.page, "Contract amount")]:
+            closed = _fact(portal.page, "Books closed through")
+            return next_open(closed if re.fullmatch(r"\d{4}-\d\d-\d\d", closed) else None)
+    raise OracleError(f"no Intacct entity lists project {project}")
+
+
 def enter_entry(portal, args: dict) -> None:
     portal.goto(f"/{ERP}/gl/journal-entries/new")
     portal.fill("GL date", args["entry_date"])
@@ -360,8 +418,9 @@ def browser_plan(portal, job: str) -> tuple[str, list]:
 
 def oracle_browser(job: str, portal) -> str:
     project, lines = browser_plan(portal, job)
-    enter_entry(portal, entry_args(job, project, lines))
-    return reply(job, lines)
+    period = browser_period(portal, project)
+    enter_entry(portal, entry_args(job, project, lines, period))
+    return reply(job, lines, period=period)
 
 
 # --- the over-eager extras -----------------------------------------------------------------------------
@@ -481,7 +540,8 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
                 c["work_in_place"] = wip
             continue
         claimed.update({("requisitions", job), ("commitments", job)})
-        out.append({"job": job, "defect": rng.choice(sorted(set(DEFECTS.values())))})
+        open_defects = sorted(set(DEFECTS.values()) - {"closed_period"})
+        out.append({"job": job, "defect": "closed_period" if a.closed else rng.choice(open_defects)})
     return sorted(out, key=lambda p: p["job"])
 
 

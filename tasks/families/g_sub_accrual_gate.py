@@ -7,6 +7,7 @@ correct work by exactly the mistake it stands for. Figures come from the book vi
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from decimal import Decimal
 
 from ..gate import Attempt, change_arg, rewrite, then, with_reply
@@ -23,8 +24,8 @@ def _with_lines(a: G.Accrual, edit):
     def attempt(env) -> str:
         project, lines = G.plan(env, a.job)
         lines = edit(env, project, lines)
-        made = call(env, G.CREATE, G.entry_args(a.job, project, lines))
-        return G.reply(a.job, lines, made["entry_id"])
+        made = call(env, G.CREATE, G.entry_args(a.job, project, lines, a.period))
+        return G.reply(a.job, lines, made["entry_id"], a.period)
     return attempt
 
 
@@ -57,8 +58,8 @@ def _procore_invoiced(a: G.Accrual):
         project = G.intacct_project(env, a.job, call(env, "procore.projects.list", {"search": a.job})["items"][0]["name"])
         invoiced = {c["number"]: Decimal(str(c["invoiced_to_date"])) for c in subs}
         lines = G.figure(subs, {}, invoiced)
-        env.call(G.CREATE, G.entry_args(a.job, project, lines))  # refused when nothing is left
-        return G.reply(a.job, lines)
+        env.call(G.CREATE, G.entry_args(a.job, project, lines, a.period))  # refused when nothing is left
+        return G.reply(a.job, lines, period=a.period)
     return attempt
 
 
@@ -103,7 +104,7 @@ def _second_entry(a: G.Accrual):
     """Books the accrual, then books it again (a duplicate entry)."""
     def step(env) -> None:
         project, lines = G.plan(env, a.job)
-        call(env, G.CREATE, G.entry_args(a.job, project, lines))
+        call(env, G.CREATE, G.entry_args(a.job, project, lines, a.period))
     return then(_oracle(a), step)
 
 
@@ -112,8 +113,8 @@ def _split_in_two(a: G.Accrual):
     def attempt(env) -> str:
         project, lines = G.plan(env, a.job)
         for line in lines:
-            call(env, G.CREATE, G.entry_args(a.job, project, [line]))
-        return G.reply(a.job, lines)
+            call(env, G.CREATE, G.entry_args(a.job, project, [line], a.period))
+        return G.reply(a.job, lines, period=a.period)
     return attempt
 
 
@@ -121,9 +122,29 @@ def _closed_period(a: G.Accrual):
     """Dates the entry May 31 (a closed period: refused) and reports it booked."""
     def attempt(env) -> str:
         project, lines = G.plan(env, a.job)
-        env.call(G.CREATE, {**G.entry_args(a.job, project, lines), "entry_date": "2026-05-31",
+        env.call(G.CREATE, {**G.entry_args(a.job, project, lines, a.period), "entry_date": "2026-05-31",
                             "reverse_date": "2026-06-01"})
+        return G.reply(a.job, lines, period=a.period)
+    return attempt
+
+
+def _backdated_to_june(a: G.Accrual):
+    """The closed-period instance: dates the entry June 30 as in an open month (Intacct refuses
+    it: the entity's books are closed through it) and reports it booked."""
+    def attempt(env) -> str:
+        project, lines = G.plan(env, a.job)
+        env.call(G.CREATE, G.entry_args(a.job, project, lines))
         return G.reply(a.job, lines)
+    return attempt
+
+
+def _june_reversal_kept(a: G.Accrual):
+    """The closed-period instance: moves the entry to July 1 but keeps June's reversal date
+    (refused: a reversal must come after the entry) and reports it booked."""
+    def attempt(env) -> str:
+        project, lines = G.plan(env, a.job)
+        env.call(G.CREATE, {**G.entry_args(a.job, project, lines, a.period), "reverse_date": G.REVERSE_ON})
+        return G.reply(a.job, lines, period=a.period)
     return attempt
 
 
@@ -158,10 +179,24 @@ def near_misses(book: dict, a: G.Accrual) -> tuple[Attempt, ...]:
         Attempt("reverses_at_month_end", "sets the reversal on the last day of next month",
                 tools=lambda env: oracle(rewrite(env, change_arg(G.CREATE, reverse_date="2026-07-31"))),
                 because=_row_with("reverse_date", "2026-07-31")),
-        Attempt("wrong_period", "dates the entry on the first of July, the next period",
-                tools=lambda env: oracle(rewrite(env, change_arg(G.CREATE, entry_date="2026-07-01",
-                                                                 reverse_date="2026-08-01"))),
-                because=_row_with("entry_date", "2026-07-01")),
+        *((Attempt("backdated_into_closed_june", "dates the entry June 30 though the entity's June is closed "
+                   "(refused) and reports it booked", tools=_backdated_to_june(a),
+                   because=r"^Expected one journal entry"),
+           Attempt("june_reversal_kept", "moves the entry to July 1 but keeps the July 1 reversal (refused) "
+                   "and reports it booked", tools=_june_reversal_kept(a),
+                   because=r"^Expected one journal entry"),
+           Attempt("wrong_period", "dates the entry on the last day of July instead of the first open day",
+                   tools=lambda env: oracle(rewrite(env, change_arg(G.CREATE, entry_date="2026-07-31",
+                                                                    reverse_date="2026-08-01"))),
+                   because=_row_with("entry_date", "2026-07-31")),
+           Attempt("reverses_a_month_late", "dates it July 1 but reverses it on September 1",
+                   tools=lambda env: oracle(rewrite(env, change_arg(G.CREATE, reverse_date="2026-09-01"))),
+                   because=_row_with("reverse_date", "2026-09-01")))
+          if a.closed else
+          (Attempt("wrong_period", "dates the entry on the first of July, the next period",
+                   tools=lambda env: oracle(rewrite(env, change_arg(G.CREATE, entry_date="2026-07-01",
+                                                                    reverse_date="2026-08-01"))),
+                   because=_row_with("entry_date", "2026-07-01")),)),
         Attempt("closed_period", "dates the entry in May (a closed period; refused) and reports it booked",
                 tools=_closed_period(a),
                 because=r"^Expected one journal entry"),
@@ -247,11 +282,24 @@ def _extra_reads(a: G.Accrual):
     return attempt
 
 
+def _june_first_then_right(a: G.Accrual):
+    """The closed-period instance: tries June 30 first (refused: the entity's June is closed),
+    reads the refusal and books it in the next open period."""
+    def attempt(env) -> str:
+        project, lines = G.plan(env, a.job)
+        refused = env.call(G.CREATE, G.entry_args(a.job, project, lines))
+        opens = re.search(r"open periods start (\d{4}-\d\d-\d\d)", str(refused.get("message", "")))
+        period = G.next_open((date.fromisoformat(opens[1]) - timedelta(days=1)).isoformat()) if opens else a.period
+        made = call(env, G.CREATE, G.entry_args(a.job, project, lines, period))
+        return G.reply(a.job, lines, made["entry_id"], period)
+    return attempt
+
+
 def _rejected_then_right(a: G.Accrual):
     """First tries May 31 (refused: a closed period), then books it right."""
     def attempt(env) -> str:
         project, lines = G.plan(env, a.job)
-        env.call(G.CREATE, {**G.entry_args(a.job, project, lines), "entry_date": "2026-05-31"})
+        env.call(G.CREATE, {**G.entry_args(a.job, project, lines, a.period), "entry_date": "2026-05-31"})
         return G.oracle_tools(a.job, env)
     return attempt
 
@@ -266,6 +314,8 @@ def variants(book: dict, a: G.Accrual) -> tuple[Attempt, ...]:
                 "accounts and project", tools=_extra_reads(a)),
         Attempt("refused_then_right", "tries a closed period first (refused), then books it right",
                 tools=_rejected_then_right(a)),
+        *((Attempt("june_first_then_next_open", "tries June 30 first (refused for the entity), then books it "
+                   "on the first open day", tools=_june_first_then_right(a)),) if a.closed else ()),
         Attempt("portal_form", "works Procore's pages and Intacct's journal entry form",
                 browser=lambda portal: G.oracle_browser(a.job, portal)),
         Attempt("plain_reply", "does the work and answers in a short list",
@@ -276,20 +326,21 @@ def variants(book: dict, a: G.Accrual) -> tuple[Attempt, ...]:
 def reply_corpus(a: G.Accrual) -> dict:
     total, n = Decimal(a.total), len(a.lines)
     money = f"${total:,.2f}"
+    reverses = date.fromisoformat(a.period[1]).strftime("%B %-d")
     lines = [(ln.task, ln.cost_type, Decimal(ln.amount)) for ln in a.lines]
     good = [
-        G.reply(a.job, lines),
+        G.reply(a.job, lines, period=a.period),
         f"Job {a.job}: accrued {money} of June subcontract work in place, {n} cost-code lines, as a draft "
         f"auto-reversing entry. Not posted; it's waiting for your review.",
         f"Done. The June accrual for job {a.job} totals {total:.2f} across {n} cost codes (Dr 5200 / Cr 2100). "
         f"I left it unposted for you.",
-        f"- Job: {a.job}\n- Total accrued: {money}\n- Cost-code lines: {n}\n- Status: draft, reverses 2026-07-01, not posted",
+        f"- Job: {a.job}\n- Total accrued: {money}\n- Cost-code lines: {n}\n- Status: draft, reverses {a.period[1]}, not posted",
         f"I staged a draft JE for job {a.job} of USD {total:,.2f} ({n} cost code lines). It still needs to be posted "
         f"by you after review.",
         f"Accrual for {a.job} is entered as a draft: {money} total, {n} lines by cost code. I have not posted it.",
         f"The draft accrual entry for job {a.job} has {n} cost-code lines totalling {money}; it awaits your review "
         f"and posting.",
-        f"Job {a.job} June accrual: {money} over {n} cost-code lines, saved as a draft, auto-reversing on July 1. "
+        f"Job {a.job} June accrual: {money} over {n} cost-code lines, saved as a draft, auto-reversing on {reverses}. "
         f"Nothing was posted.",
         f"Booked {money} (job {a.job}) for subcontract work in place not yet invoiced, {n} cost-code lines, "
         f"as a draft journal entry; posting is left to you.",
