@@ -131,7 +131,7 @@ def public_collisions(world) -> list[str]:
 
 def money_answers(evaluator: dict) -> set[str]:
     """The money figures an evaluator compares against: its expected assertions' values and its
-    reply claims' amounts (canonical strings like "3706560.00"), zero left out."""
+    reply claims' amounts (canonical strings like "3706560.00"), zero and rates left out."""
     import re
 
     out = set()
@@ -141,8 +141,9 @@ def money_answers(evaluator: dict) -> set[str]:
             out.add(value)
 
     for spec in evaluator.get("expected", []):
-        for value in (spec.get("assert") or {}).values():
-            add(value)
+        for key, value in (spec.get("assert") or {}).items():
+            if not key.endswith("_pct"):  # a rate ("10.00" %) is a term of a contract, not a money figure
+                add(value)
     for claim in evaluator.get("required_outputs", []):
         if isinstance(claim, dict) and claim.get("claim") == "amount":
             add(claim.get("value"))

@@ -3,19 +3,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from portals.core.errors import NotFound, ToolError
+from portals.core.errors import NotFound
+from portals.core.paging import check_paging  # noqa: F401  (callers import it from here)
 
 from .models import Afp, ChangeOrder, PayApp, PayAppLine, Project, SovLine
-
-MAX_PER_PAGE = 100
-
-
-def check_paging(page: int, per_page: int) -> None:
-    if page < 1:
-        raise ToolError("Page must be 1 or more.", "page")
-    if not 1 <= per_page <= MAX_PER_PAGE:
-        raise ToolError(f"Per page must be between 1 and {MAX_PER_PAGE}.", "per_page")
-
 
 def paged(items: list, page: int, per_page: int, total: int) -> dict:
     return {"items": items, "page": page, "per_page": per_page, "total": total,

@@ -90,16 +90,21 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     projects = {}
     for pc in sorted(book["prime_contracts"], key=lambda p: p["job"]):
         job = jobs[pc["job"]]
-        projects[pc["job"]] = _seed_project(session, app, rng, job, pc, owner_cos.get(pc["job"], []), today, period)
+        projects[pc["job"]] = _seed_project(session, app, rng, job, pc, owner_cos.get(pc["job"], []), today, period,
+                                            (book.get("gcpay_progress") or {}).get(pc["job"]))
     _seed_afps(session, app, rng, book, projects, today)
     session.flush()
 
 
-def _seed_project(session, app, rng, job, pc, cos, today, period) -> int:
+def _seed_project(session, app, rng, job, pc, cos, today, period, planted: dict | None = None) -> int:
+    """`planted`: what a book sets for the project beyond its own draws (the private split's
+    salted world does: tasks/families/b_aia_g702.py), a reduction clause and stored materials
+    reported this period; the public book sets none."""
     pid = stable_id(app, "project", job["job"], digits=7)
     base = Decimal(job["retainage_pct"])
     drawn = rng.random() < 0.5
-    reduced = Decimal("5.00") if base > 5 and (drawn or job["job"] in RETAINAGE_REDUCTION_JOBS) else None
+    clause = drawn or job["job"] in RETAINAGE_REDUCTION_JOBS or bool((planted or {}).get("reduction_clause"))
+    reduced = Decimal("5.00") if base > 5 and clause else None
     start, end = _day(job["start_date"]), _day(job["est_completion"])
     session.add(Project(project_id=pid, code=project_code(job["job"]), erp_job=job["job"], name=job["name"],
                         owner=pc["owner"], city=job.get("city", ""), contract_number=pc["number"],
@@ -152,7 +157,8 @@ def _seed_project(session, app, rng, job, pc, cos, today, period) -> int:
                      rate, summary, f"{period_to + timedelta(days=5)}T15:00:00Z")
         prior_earned = summary["earned_less_retainage"]
         previous.update({l.item_no: l.completed_stored for l in g_lines})
-    _seed_progress(session, app, rng, pid, lines, windows, previous, new_cos, start, end, period)
+    _seed_progress(session, app, rng, pid, lines, windows, previous, new_cos, start, end, period,
+                   (planted or {}).get("stored") or {})
     return pid
 
 
@@ -165,7 +171,8 @@ def _add_pay_app(session, app, pid, number, period_to, status, rate, summary, at
         session.add(PayAppLine(line_id=stable_id(app, "pay_app_line", aid, row["item_no"]), pay_app_id=aid, **row))
 
 
-def _seed_progress(session, app, rng, pid, lines, windows, previous, new_cos, start, end, period) -> None:
+def _seed_progress(session, app, rng, pid, lines, windows, previous, new_cos, start, end, period,
+                   planted: dict | None = None) -> None:
     s = _fraction(period, start, end)
     reporter = rng.choice(REPORTERS)
     for i, (line, window) in enumerate(zip(lines, windows)):
@@ -177,6 +184,10 @@ def _seed_progress(session, app, rng, pid, lines, windows, previous, new_cos, st
         if trade and room > 20000 and rng.random() < 0.25:
             stored = Decimal(int(float(room) * rng.uniform(0.05, 0.25)) // 100 * 100)
             status = "Not delivered" if rng.random() < 0.3 else "On site"
+        plant = (planted or {}).get(str(line["item_no"]))
+        if plant and room > 0:  # after the draws, so no other project's draws move
+            stored = Decimal(int(float(room) * float(plant["share"])) // 100 * 100)
+            status = plant["status"]
         session.add(ProgressEntry(entry_id=stable_id(app, "progress", pid, period, line["item_no"]), project_id=pid,
                                   period_to=period, item_no=line["item_no"], co_id=None,
                                   description=line["description"], work_this_period=work, stored_materials=stored,

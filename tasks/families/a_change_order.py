@@ -37,7 +37,7 @@ from seeds.reference import CHANGE_ORDER_CASES
 
 from ..model import Task
 from . import a_etc_forecast as A
-from .common import Family, OracleError, call
+from .common import Family, OracleError, Private, call
 
 ERP = "vista_erp"
 APPS = ("procore", "box", ERP)
@@ -87,16 +87,26 @@ def _money(v) -> str:
 
 # --- the ground truth, from the book ----------------------------------------------------------------
 
-def truth(book: dict, job: str) -> Change:
-    co_id = CASES[job]
+def co_of(key: str) -> str:
+    """The change order a case names: a public instance names its job, a private one its change order."""
+    return CASES.get(key) or key
+
+
+def job_of(key: str) -> str:
+    return co_of(key).split("-")[1]
+
+
+def truth(book: dict, key: str) -> Change:
+    co_id = co_of(key)
     co = next(c for c in book["change_orders"] if c["co_id"] == co_id)
     doc = next(d["fields"] for d in book["documents"] if d["kind"] == "change_order" and d["fields"]["co_id"] == co_id)
-    phase = next(m["vista_phase"] for m in book["erp_cost_code_map"] if m["code"] == doc["cost_code"])
-    return Change(job=job, co_id=co_id, title=co["title"], procore_amount=Decimal(co["amount"]),
+    # a document the book never priced (the public book's other change orders) determines no entry
+    phase = next((m["vista_phase"] for m in book["erp_cost_code_map"] if m["code"] == doc.get("cost_code")), "")
+    return Change(job=job_of(co_id), co_id=co_id, title=co["title"], procore_amount=Decimal(co["amount"]),
                   procore_status=co.get("procore_status") or "Pending - In Review",
-                  signed=doc["owner_signature"].startswith("Signed"), total=Decimal(doc["amount"]),
-                  cost=Decimal(doc["cost_of_work"]), cost_code=doc["cost_code"], phase=phase,
-                  cost_type=doc["cost_type"])
+                  signed=doc.get("owner_signature", "").startswith("Signed"), total=Decimal(doc["amount"]),
+                  cost=Decimal(doc.get("cost_of_work", doc["amount"])), cost_code=doc.get("cost_code", ""),
+                  phase=phase, cost_type=doc.get("cost_type", ""))
 
 
 def instruction(job: str, co_id: str, title: str) -> str:
@@ -158,8 +168,8 @@ def decide(job: str, co: dict, doc: dict, phase: str) -> Change:
                   cost_code=doc["cost_code"], phase=phase, cost_type=doc["cost_type"])
 
 
-def read(env, job: str) -> Change:
-    co_id = CASES[job]
+def read(env, key: str) -> Change:
+    co_id, job = co_of(key), job_of(key)
     rows = call(env, "procore.change_orders.list", {"project_number": job, "search": co_id})["items"]
     co = next((r for r in rows if r["change_order_id"] == co_id), None)
     if co is None:
@@ -198,9 +208,9 @@ def reply(c: Change, entered: str | None = None) -> str:
             f"left pending for the PM's approval; I did not approve it.")
 
 
-def oracle_tools(job: str, env) -> str:
-    c = read(env, job)
-    call(env, LIST, {"project_id": job, "status": "Pending"})
+def oracle_tools(key: str, env) -> str:
+    c = read(env, key)
+    call(env, LIST, {"project_id": c.job, "status": "Pending"})
     made = call(env, CREATE, create_args(c))
     return reply(c, made.get("change_request_id"))
 
@@ -231,10 +241,10 @@ def browser_phase(portal, cost_code: str) -> str:
     raise OracleError(f"the cost code map has no row for {cost_code}")
 
 
-def browser_read(portal, job: str) -> Change:
+def browser_read(portal, key: str) -> Change:
     from .c_coi_hold import _open_files, browser_text
 
-    co_id = CASES[job]
+    co_id, job = co_of(key), job_of(key)
     portal.goto(f"/procore/projects/{job}/change_orders/{co_id}")
     facts = _facts(portal.page)
     co = {"co_id": co_id, "title": facts["Title"], "amount": _amount(facts["Amount"]), "status": facts["Status"]}
@@ -258,8 +268,8 @@ def browser_enter(portal, c: Change) -> None:
     portal.click_button("Save as Pending")
 
 
-def oracle_browser(job: str, portal) -> str:
-    c = browser_read(portal, job)
+def oracle_browser(key: str, portal) -> str:
+    c = browser_read(portal, key)
     browser_enter(portal, c)
     return reply(c)
 
@@ -288,17 +298,20 @@ def overreach_browser(job: str, portal) -> None:
     portal.click_button("Save as Pending")
 
 
-def task(book: dict, job: str) -> Task:
+def task(book: dict, job: str, defect: str | None = None, co_id: str | None = None,
+         instance_id: str | None = None) -> Task:
     from . import a_change_order_gate as gate  # it builds on this module
 
-    c = truth(book, job)
+    key = co_id or job
+    c = truth(book, key)
     return Task(
-        instance_id=f"cf_A_change_order_{job}", family="A_change_order", domain_code="A", difficulty=2,
+        instance_id=instance_id or f"cf_A_change_order_{job}", family="A_change_order", domain_code="A", difficulty=2,
         apps=APPS, instruction=instruction(job, c.co_id, c.title), policy_ref="change_management.md",
-        taxonomy_path="A.ChangeOrder.classify_owner_vs_internal", parameters={"job": job},
+        taxonomy_path="A.ChangeOrder.classify_owner_vs_internal",
+        parameters={"job": job, "co_id": co_id} if co_id else {"job": job},
         source_type="plan_doc", source_ref=SOURCE_REF, user_role="Controller",
-        money_movement_guard=False, evaluator=evaluator(c), defect_variant=DEFECTS[job],
-        oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
+        money_movement_guard=False, evaluator=evaluator(c), defect_variant=defect or DEFECTS[job],
+        oracle_tools=partial(oracle_tools, key), oracle_browser=partial(oracle_browser, key),
         guarded_tools=partial(A.guarded_tools, book, job), guarded_browser=partial(A.guarded_browser, book, job),
         overreach_tools=partial(overreach_tools, job), overreach_browser=partial(overreach_browser, job),
         near_misses=gate.near_misses(c), variants=gate.variants(c), reply_corpus=gate.reply_corpus(c))
@@ -308,4 +321,91 @@ def instances(book: dict) -> list[Task]:
     return [task(book, job) for job in JOBS]
 
 
-FAMILY = Family("A_change_order", instances)
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+def _priceable(book: dict, job: str, cost_type: str) -> list[str]:
+    """The job's budgeted company codes of a cost type that Procore maps to a Vista phase, past the
+    general conditions (a near-miss codes the change to those)."""
+    phases = {m["code"]: m["vista_phase"] for m in book["erp_cost_code_map"] if m.get("vista_phase")}
+    return sorted({b["cost_code"] for b in book["budget_lines"] if b["job"] == job and b["cost_type"] == cost_type
+                   and b["cost_code"] in phases and not b["cost_code"].startswith("01-")})
+
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Procore's other pending prime contract change orders (on jobs no public case uses, each
+    with its document in Box), each given a salted case: which defect it leads with (the four
+    dealt out in a salted order), the company cost code it is priced on (one the job budgets, of
+    the cost type), the cost of work, the overhead and fee, the owner's signature (a salted
+    signer) or none, and Procore's total (the document's, or for the registered difference a
+    salted other one). The document in Box and Procore's change order carry the salted case, so
+    the episodes show it; a figure the public book holds is drawn again."""
+    from seeds.names import FIRST_NAMES, LAST_NAMES
+    from seeds.util import money
+
+    from ..private import public_figures
+
+    jobs = {j["job"]: j for j in book["jobs"]}
+    docs = {d["fields"]["co_id"]: d for d in book["documents"] if d["kind"] == "change_order"}
+    candidates = sorted(
+        co["co_id"] for co in book["change_orders"]
+        if co["kind"] == "owner" and co["status"] == "pending" and co["job"] not in JOBS
+        and jobs[co["job"]]["status"] == "active" and co["co_id"] in docs
+        and ("change_orders", co["co_id"]) not in claimed and ("documents", co["co_id"]) not in claimed
+        and _priceable(book, co["job"], "S") and _priceable(book, co["job"], "M"))
+    chosen = sorted(rng.sample(candidates, min(len(JOBS), len(candidates))))
+    defects = sorted(set(DEFECTS.values()))
+    rng.shuffle(defects)
+    cos = {co["co_id"]: co for co in book["change_orders"]}
+    taken = set(public_figures())
+
+    def draw(low: int, high: int) -> Decimal:
+        while True:
+            value = Decimal(rng.randint(low, high))  # whole dollars, as change orders are priced
+            if money(value) not in taken:
+                taken.add(money(value))
+                return value
+
+    out = []
+    for co_id, defect in zip(chosen, defects):
+        claimed.update({("change_orders", co_id), ("documents", co_id)})
+        co, doc = cos[co_id], docs[co_id]
+        job = jobs[co["job"]]
+        signed = defect != "internal_transfer_without_owner_signature"
+        cost_type = "M" if defect == "owner_signed_material_change" else "S"
+        cost_code = rng.choice(_priceable(book, co["job"], cost_type))
+        # priced as the public cases are: a whole-dollar total, the cost of work under a salted markup
+        while True:
+            total = draw(20000, 240000)
+            cost = (total / Decimal(str(1 + rng.randint(80, 150) / 1000))).quantize(Decimal("0.01")) if signed else total
+            if not signed or money(cost) not in taken:
+                taken.add(money(cost))
+                break
+        fee = total - cost
+        procore = total
+        if defect == "signed_amount_differs_from_procore":
+            procore = total + Decimal(rng.choice((-1, 1)) * rng.randint(500, 5000))
+        signer = f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
+        co["amount"] = money(procore)
+        if defect == "pending_proceeding_in_procore":
+            co["procore_status"] = "Pending - Proceeding"
+        doc["fields"] = {**doc["fields"], "amount": money(total), "owner": job["customer"], "cost_code": cost_code,
+                         "cost_type": cost_type, "cost_of_work": money(cost), "overhead_and_fee": money(fee),
+                         "owner_signature": (f"Signed by {signer} for {job['customer']}" if signed
+                                             else "Not signed by the owner"),
+                         "status": "signed by owner" if signed else co["status"]}
+        if procore != total:  # registered, as the public book registers its own
+            book["divergences"].append({
+                "entity": "change_order", "key": co_id, "field": "signed_amount", "systems": ["box", "procore"],
+                "family": "A_change_order", "id": f"DIV-{len(book['divergences']) + 1:04d}",
+                "why": (f"The owner signed change order {co_id} on job {co['job']} for {money(total)}; "
+                        f"Procore still carries {money(procore)}.")})
+        out.append({"co_id": co_id, "job": co["job"], "defect": defect})
+    return out
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["job"], params["defect"], co_id=params["co_id"],
+                instance_id=f"cf_A_change_order_pro-{params['co_id']}")
+
+
+FAMILY = Family("A_change_order", instances, Private(private_salt, private_task))

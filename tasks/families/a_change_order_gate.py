@@ -18,13 +18,13 @@ ENTRY = r"Expected one pending"
 
 
 def _oracle(c: A.Change):
-    return lambda env: A.oracle_tools(c.job, env)
+    return lambda env: A.oracle_tools(c.co_id, env)
 
 
 def _with(c: A.Change, edit):
     """The oracle, with what it read passed through `edit` before it is entered."""
     def attempt(env) -> str:
-        read = edit(A.read(env, c.job))
+        read = edit(A.read(env, c.co_id))
         call(env, A.CREATE, A.create_args(read))
         return A.reply(read)
     return attempt
@@ -37,7 +37,7 @@ def _flip(read: A.Change) -> A.Change:
 def _approved(c: A.Change):
     """Enters it right, then approves it (the PM's step; Vista accepts it)."""
     def attempt(env) -> str:
-        read = A.read(env, c.job)
+        read = A.read(env, c.co_id)
         made = call(env, A.CREATE, A.create_args(read))
         call(env, A.APPROVE, {"change_request_id": made["change_request_id"]})
         return A.reply(read)
@@ -46,7 +46,7 @@ def _approved(c: A.Change):
 
 def _approved_browser(c: A.Change, portal) -> str:
     """The portal form, then the pending change order's Approve button."""
-    read = A.browser_read(portal, c.job)
+    read = A.browser_read(portal, c.co_id)
     A.browser_enter(portal, read)
     portal.click_button("Approve change order")
     return A.reply(read)
@@ -54,7 +54,7 @@ def _approved_browser(c: A.Change, portal) -> str:
 
 def _twice(c: A.Change):
     def attempt(env) -> str:
-        read = A.read(env, c.job)
+        read = A.read(env, c.co_id)
         call(env, A.CREATE, A.create_args(read))
         call(env, A.CREATE, A.create_args(read))
         return A.reply(read)
@@ -119,19 +119,19 @@ def near_misses(c: A.Change) -> tuple[Attempt, ...]:
 
 def _formatted(c: A.Change):
     """Amounts with a dollar sign and thousands separators."""
-    return lambda env: A.oracle_tools(c.job, rewrite(env, change_arg(
+    return lambda env: A.oracle_tools(c.co_id, rewrite(env, change_arg(
         A.CREATE, cost_effect=f"${c.cost:,.2f}", price_effect=f"{c.price:,.2f}")))
 
 
 def _dated(c: A.Change):
-    return lambda env: A.oracle_tools(c.job, rewrite(env, change_arg(A.CREATE, request_date="2026-06-30")))
+    return lambda env: A.oracle_tools(c.co_id, rewrite(env, change_arg(A.CREATE, request_date="2026-06-30")))
 
 
 def _refused_then_right(c: A.Change):
     """First enters a price effect on an internal change type (refused), then enters it right."""
     def attempt(env) -> str:
         env.call(A.CREATE, {**A.create_args(c), "change_type": "internal", "price_effect": "1.00"})
-        return A.oracle_tools(c.job, env)
+        return A.oracle_tools(c.co_id, env)
     return attempt
 
 
@@ -140,7 +140,7 @@ def _extra_reads(c: A.Change):
         call(env, "procore.change_events.list", {"project_number": c.job})
         call(env, "vista_erp.jc.job.get", {"project_id": c.job})
         call(env, "vista_erp.jc.phases.list", {"project_id": c.job})
-        said = A.oracle_tools(c.job, env)
+        said = A.oracle_tools(c.co_id, env)
         call(env, A.LIST, {"project_id": c.job})
         return said
     return attempt
@@ -154,7 +154,7 @@ def variants(c: A.Change) -> tuple[Attempt, ...]:
                 tools=_refused_then_right(c)),
         Attempt("extra_reads", "also reads Procore's change events, the Vista job and its phases", tools=_extra_reads(c)),
         Attempt("portal_form", "works Procore's and Box's pages and Vista's pending change order form",
-                browser=lambda portal: A.oracle_browser(c.job, portal)),
+                browser=lambda portal: A.oracle_browser(c.co_id, portal)),
         Attempt("plain_reply", "does the work and answers in a short list",
                 tools=with_reply(_oracle(c), reply_corpus(c)["pass"][3])),
     )

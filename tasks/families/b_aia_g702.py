@@ -40,7 +40,7 @@ from functools import partial
 from seeds.reference import BILLING_JOBS
 
 from ..model import Task
-from .common import Family, OracleError, call
+from .common import Family, OracleError, Private, call
 
 APP = "gcpay"
 APPS = (APP,)
@@ -112,6 +112,7 @@ class Billing:
     withheld: tuple[tuple[int, Decimal], ...]  # stored materials not delivered: (item, amount)
     base_rate: Decimal
     reduced_rate: Decimal | None
+    last_rate: Decimal | None = None  # the last application's rate on work (None: the first)
 
     @property
     def contract_sum(self) -> Decimal:
@@ -192,7 +193,7 @@ def figure(project: dict, sov: list[dict], last: dict | None, last_lines: dict[i
                    original_sum=original, net_change_orders=net_co,
                    previous_certificates=D(last["g702"]["earned_less_retainage"]) if last else ZERO,
                    added_cos=tuple(added), withheld=tuple(withheld), base_rate=D(project["retainage_pct"]),
-                   reduced_rate=reduced)
+                   reduced_rate=reduced, last_rate=D(last["retainage_work_pct"]) if last else None)
 
 
 _TEMPLATES: dict[int, object] = {}
@@ -204,14 +205,22 @@ def _template(book: dict):
 
     if id(book) not in _TEMPLATES:
         _TEMPLATES.clear()
-        _TEMPLATES[id(book)] = EpisodeStore(book=book).template(APP)
+        _TEMPLATES[id(book)] = _build(book)
     return _TEMPLATES[id(book)]
 
 
-def billing(book: dict, job: str) -> Billing:
+def _build(book: dict):
+    """GCPay's seeded tables for a book; a private world's stay off the on-disk cache."""
+    from portals.core.episode import EpisodeStore
+
+    private = bool(book.get("meta", {}).get("private_split"))
+    return EpisodeStore(book=book, cache_templates=not private).template(APP)
+
+
+def billing(book: dict, job: str, t=None) -> Billing:
     """The ground truth for a job, from the GCPay world the episodes start from (its seeded
     tables read directly, with the figuring done here, not by GCPay's own draft)."""
-    t = _template(book)
+    t = t or _template(book)
     project = next(p for p in t.rows("projects").values() if p["erp_job"] == job)
     pid = project["project_id"]
     sov = sorted((s for s in t.rows("sov_lines").values() if s["project_id"] == pid), key=lambda s: s["item_no"])
@@ -453,13 +462,13 @@ def overreach_browser(job: str, portal) -> None:
     portal.click_button("Save draft")
 
 
-def task(book: dict, job: str, defect: str) -> Task:
+def task(book: dict, job: str, defect: str, instance_id: str | None = None) -> Task:
     from . import b_aia_g702_gate as gate  # it builds on this module
 
     b = billing(book, job)
     name = next(j["name"] for j in book["jobs"] if j["job"] == job)
     return Task(
-        instance_id=f"cf_B_aia_g702_{job}", family="B_aia_g702", domain_code="B", difficulty=3,
+        instance_id=instance_id or f"cf_B_aia_g702_{job}", family="B_aia_g702", domain_code="B", difficulty=3,
         apps=APPS, instruction=instruction(job, name), policy_ref="billing_retainage.md",
         source_type="public_standard", source_ref=SOURCE_REF, user_role="Project Accountant",
         money_movement_guard=True, evaluator=evaluator(b), defect_variant=defect,
@@ -473,4 +482,127 @@ def instances(book: dict) -> list[Task]:
     return [task(book, job, DEFECTS[job]) for job in JOBS]
 
 
-FAMILY = Family("B_aia_g702", instances)
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+def defects_of(b: Billing) -> set[str]:
+    """The defect variants a job's correct application carries."""
+    out = set()
+    if b.added_cos:
+        out.add("change_order_after_last_pay_app")
+    if b.withheld:
+        out.add("stored_materials_not_delivered")
+    if b.reduced_rate is not None and b.reduced_rate != b.base_rate:
+        out.add("retainage_reduced_past_50_pct" if b.rate == b.reduced_rate and b.number > 1 and
+                sum(r.previous for r in b.rows) * 100 < 50 * b.contract_sum else
+                "reduction_clause_not_yet_reached" if b.rate == b.base_rate else "")
+    return out - {""}
+
+
+def _scale(book: dict, job: str, k: float, claimed: set) -> None:
+    """The job's owner contract at a salted size: its lines (whole dollars), its original sum in
+    every system, and its approved owner change orders, by the factor `k`."""
+    from seeds.util import money
+
+    pc = next(p for p in book["prime_contracts"] if p["job"] == job)
+    for line in pc["lines"]:
+        line["scheduled_value"] = money(int(float(line["scheduled_value"]) * k))
+    total = money(sum(Decimal(line["scheduled_value"]) for line in pc["lines"]))
+    pc["original_amount"] = total
+    next(j for j in book["jobs"] if j["job"] == job)["contract_amount"] = total
+    for co in book["change_orders"]:
+        if co["job"] == job and co["kind"] == "owner" and co["status"] == "approved":
+            old = co["amount"]
+            co["amount"] = money(int(float(old) * k))
+            claimed.add(("change_orders", co["co_id"]))
+            for d in book["divergences"]:
+                if d["key"] == co["co_id"]:
+                    d["why"] = d["why"].replace(f"({old})", f"({co['amount']})")
+    claimed.add(("prime_contracts", job))
+
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Other active jobs than the public ones. The salt sizes every such job's owner contract
+    (its SOV lines, original sum and approved owner change orders, by a salted 80-125 %), so no
+    figure of its applications is the public world's; then, on GCPay's world seeded from that,
+    it picks six jobs and their defects: a change order approved since the last application
+    where the book has one, a contract with the reduction clause (planted) that June's
+    application does not bring to the mark, and stored materials invoiced but not delivered
+    (planted on a salted trade line, at a salted share of what is left to bill, where the job
+    has none of its own; when a pool runs out, the stored-materials pool fills its place). The
+    book cannot honestly give 'retainage reduced past 50 %': no other job with a retainage above
+    5 % crosses the mark in June. A job whose figures hit one the
+    public book or a public instance holds is not used: the next of its pool is tried."""
+    from ..private import money_answers, public_figures
+
+    candidates = sorted(j["job"] for j in book["jobs"] if j["status"] == "active" and j["job"] not in JOBS
+                        and ("prime_contracts", j["job"]) not in claimed
+                        and any(p["job"] == j["job"] for p in book["prime_contracts"]))
+    for job in candidates:  # every candidate, before GCPay is seeded: its draws follow the sizes
+        _scale(book, job, rng.uniform(0.8, 1.25), claimed)
+    t = _build(book)
+    figured = {job: billing(book, job, t) for job in candidates}
+    natural = {job: defects_of(b) for job, b in figured.items()}
+    work = {job: sum(r.previous + r.this_period for r in b.rows) for job, b in figured.items()}
+    pools = {
+        "change_order_after_last_pay_app": [j for j in candidates if "change_order_after_last_pay_app" in natural[j]],
+        "reduction_clause_not_yet_reached": [j for j in candidates if figured[j].base_rate > 5 and figured[j].number > 1
+                                             and work[j] * 100 < 45 * figured[j].contract_sum],
+        "stored_materials_not_delivered": [j for j in candidates if figured[j].number > 1],
+    }
+    from seeds.book import load_book
+
+    # the public book's figures and the public instances' (GCPay's seeded world, not the book's)
+    taken = public_figures() | {v for t in instances(load_book()) for v in money_answers(t.evaluator)}
+    wanted = {"reduction_clause_not_yet_reached": 1, "change_order_after_last_pay_app": 2}
+    wanted["stored_materials_not_delivered"] = len(JOBS) - sum(wanted.values())
+    queues = {d: rng.sample(pools[d], len(pools[d])) for d in wanted}  # each pool in a salted order
+    planted = book.setdefault("gcpay_progress", {})
+    kept: dict[str, str] = {}
+    while True:  # propose the next jobs of each pool, seed them, keep those whose figures hold
+        proposed: dict[str, str] = {}
+        for defect, n in wanted.items():
+            queue = queues[defect]
+            while queue and sum(d == defect for d in (*kept.values(), *proposed.values())) < n:
+                job = queue.pop(0)
+                if job not in kept and job not in proposed:
+                    proposed[job] = defect
+        if not proposed:
+            short = len(JOBS) - len(kept)  # a pool ran out: the stored-materials pool takes its place
+            if not short or not queues["stored_materials_not_delivered"]:
+                break
+            wanted["stored_materials_not_delivered"] += short
+            continue
+        for job, defect in sorted(proposed.items()):
+            plant = _plant(figured[job], defect, rng)
+            if plant:
+                planted[job] = plant
+        t = _build(book)  # a plant moves no other project's draws
+        for job, defect in sorted(proposed.items()):
+            b = billing(book, job, t)
+            if defect in defects_of(b) and not money_answers(evaluator(b)) & taken:
+                kept[job] = defect
+            else:  # tried and dropped: the job is the private world's, unplanted, and no instance
+                planted.pop(job, None)
+    if not planted:
+        book.pop("gcpay_progress")
+    return [{"job": job, "defect": defect} for job, defect in sorted(kept.items())]
+
+
+def _plant(b: Billing, defect: str, rng) -> dict | None:
+    """What the salt seeds into GCPay's progress for a job to carry `defect` (None: nothing)."""
+    if defect == "reduction_clause_not_yet_reached" and b.reduced_rate is None:
+        return {"reduction_clause": True}
+    if defect == "stored_materials_not_delivered" and not b.withheld:
+        trades = [r.item_no for r in b.rows[1:-1] if r.balance - r.this_period > 20000
+                  and r.description != "Overhead and Fee" and not r.stored]
+        if trades:
+            return {"stored": {str(i): {"share": f"{rng.uniform(0.1, 0.3):.3f}", "status": "Not delivered"}
+                               for i in rng.sample(trades, min(len(trades), rng.choice((1, 1, 2))))}}
+    return None
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["job"], params["defect"], instance_id=f"cf_B_aia_g702_pro-{params['job']}")
+
+
+FAMILY = Family("B_aia_g702", instances, Private(private_salt, private_task))

@@ -159,9 +159,14 @@ def near_misses(b: B.Billing) -> tuple[Attempt, ...]:
                            "application (nor bill it)", tools=_with_billing(b, _no_co, add_cos=False),
                            because=r"(Expected change order|Expected one draft application|found a matching row)"))
     if b.reduced_rate is not None and b.rate == b.reduced_rate != b.base_rate:
+        if b.last_rate == b.rate:  # reduced on an earlier application: GCPay's blank boxes keep it
+            out.append(Attempt("back_to_the_contract_rate", "retains at the contract's rate though an earlier "
+                               "application reduced it", tools=_with_billing(b, _rate(b.base_rate)),
+                               because=r"(Expected one draft application|Expected G703 item)"))
+        else:
+            out.append(Attempt("keeps_the_old_rate", "keeps the last application's retainage rate past the mark",
+                               tools=_blank_rate(b), because=r"(Expected one draft application|Expected G703 item)"))
         out += [
-            Attempt("keeps_the_old_rate", "keeps the last application's retainage rate past the mark",
-                    tools=_blank_rate(b), because=r"(Expected one draft application|Expected G703 item)"),
             Attempt("reduces_work_only", "reduces retainage on work but not on stored materials",
                     tools=_work_rate_only(b), because=r"(Expected one draft application|Expected G703 item)"),
         ]
