@@ -42,8 +42,11 @@ run: install
 	$(VENV)/bin/cfab run --policy $(POLICY) --transport $(TRANSPORT) --k $(K) --out results/$(POLICY)-$(TRANSPORT).json
 	$(VENV)/bin/cfab report results/$(POLICY)-$(TRANSPORT).json --out results/report
 
+# Two workers (the reference machine's cores); --dist loadfile keeps each file, and the order of
+# its tests, in one worker, so a file's shared server, episodes and browser stay shared.
+TEST_WORKERS ?= 2
 test: install
-	$(PY) -m pytest -q tests e2e
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25 tests e2e
 
 # The full admission gate on every transport (make test runs the browser and http halves, and
 # the browser oracle, people and gold tests, on one instance per family); run before calling a

@@ -29,7 +29,19 @@ ARCHETYPE_SCREENS = {
            ("commitment-invoices", "commitment", {"tab": "invoices"}, "commitment"),
            ("project-invoicing", "invoicing", {}, "project"), ("invoice", "invoice", {}, "invoice"),
            ("change-events", "change_events", {}, "project"), ("change-orders", "change_orders", {}, "project"),
-           ("direct-costs", "direct_costs", {}, "project"), ("daily-log", "daily_log", {}, "project")],
+           ("direct-costs", "direct_costs", {}, "project"), ("daily-log", "daily_log", {}, "project"),
+           # the project-finance screens (a PM product shows those its manifest's [pm] screens list)
+           ("overview", "overview", {}, "project"),
+           ("scope", "scope", {}, "project"), ("contract", "contract", {}, "project"),
+           ("cost-budget", "cost_budget", {}, "project"), ("project-commitments", "project_commitments", {}, "project"),
+           ("commitment-sov", "commitment_sov", {}, "commitment"), ("eapps", "eapps", {}, None),
+           ("eapp", "eapp", {}, "invoice"), ("vendor-invoices", "vendor_invoices", {}, None),
+           ("project-vendor-invoices", "project_vendor_invoices", {}, "project"),
+           ("new-vendor-invoice", "new_vendor_invoice", {}, "project"),
+           ("customer-invoices", "customer_invoices", {}, None),
+           ("customer-invoice", "customer_invoice", {}, "customer_invoice"),
+           ("new-customer-invoice", "new_customer_invoice", {}, "project"),
+           ("bid-packages", "bid_packages", {}, None), ("vendors", "vendors", {}, None)],
     "docs": [("all-files", "all_files", {}, None), ("folder", "folder", {}, "folder"),
              ("search", "search", {}, "query"), ("recents", "recents", {}, None), ("sign", "sign", {}, None),
              ("file", "file", {}, "file")],
@@ -61,6 +73,9 @@ def _samples(episode, spec) -> dict:
         if invoices:
             out["invoice"] = {"project_number": project, "requisition_id": invoices[0]["requisition_id"]}
         out["vendor"] = {"vendor_id": call("list_vendors", {"per_page": 1})["items"][0]["vendor_id"]}
+        billed = call("list_customer_invoices", {"project_number": project, "per_page": 1})["items"]
+        if billed:
+            out["customer_invoice"] = {"project_number": project, "number": billed[0]["number"]}
     elif spec.kind == "docs":
         root = call("list_folder_items", {"folder_id": 0, "per_page": 100})["items"]
         folder = next((i for i in root if i["type"] == "folder"), None)
@@ -87,7 +102,10 @@ def screens_of(flask_app, episode, spec) -> list[Shot]:
     samples = _samples(episode, spec) if not listed else {}
     shots = []
     with flask_app.test_request_context():
+        chosen = set(spec.manifest.get(spec.kind, {}).get("screens", ()))
         for name, endpoint, args, needs in plan:
+            if chosen and not listed and f"{spec.name}.{endpoint}" not in flask_app.view_functions:
+                continue  # a screen of the archetype this product does not show (its manifest chose)
             if needs and needs not in samples:
                 shots.append(Shot(spec.name, name, "", problems=[f"no {needs} in this book to show"]))
                 continue

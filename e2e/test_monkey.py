@@ -60,7 +60,7 @@ COLLECT = """() => {
 
 def money_moved(spec, diff: dict) -> list[str]:
     """Rows the app's own models call money-moving (`__money_states__`) that a run produced."""
-    models = importlib.import_module(f"portals.{spec.kind}.models")
+    models = importlib.import_module(f"portals.{spec.kind}.{spec.manifest.get('models', 'models')}")
     states = {cls.__tablename__: cls.__money_states__ for cls in vars(models).values()
               if isinstance(cls, type) and getattr(cls, "__money_states__", None) and hasattr(cls, "__tablename__")}
     found = []

@@ -27,6 +27,9 @@ from tasks.families import c_coi_hold as COI
 from tasks.families import c_invoice_code as C
 from tasks.families import g_sub_accrual as G
 from tasks.families import p_certified_payroll as P
+from tasks.families import t_positive_pay as T
+from tasks.families import r_1099nec as R
+from tasks.families import r_1099nec_gate as RG
 from tasks.families.c_invoice_code import _read_invoice
 from tasks.registry import get
 
@@ -198,7 +201,8 @@ def work_coi_hold(page, vendor: str) -> str:
 
 def work_sub_accrual(page, job: str) -> str:
     """Procore's commitments (work in place) and invoicing (approved pay apps not yet in the ERP),
-    Intacct's bills of each sub, then Intacct's journal entry form."""
+    Intacct's bills of each sub, its entities (how far the project's books are closed), then
+    Intacct's journal entry form."""
     return G.oracle_browser(job, _portal(page))
 
 
@@ -222,6 +226,20 @@ def work_certified_payroll(page, job: str) -> str:
     return P.oracle_browser(job, name, _portal(page))
 
 
+def work_positive_pay(page, batch: str) -> str:
+    """CashPro's check exception pages (the presented item, the issue record, earlier payments),
+    Vista's AP Payment History searched by each check number, then a decision and its reason
+    saved on each exception in CashPro's list, never submitted."""
+    return T.oracle_browser(T.serials_of(load_book(), batch), _portal(page))
+
+
+def work_1099nec(page, group: str) -> str:
+    """Vista's vendor record (trade, tax ID, entity type) and AP Payment History for the year with
+    the pay method, Track1099's recipient with that TIN (its W-9), then a draft 1099-NEC from the
+    new-form page for each reportable vendor."""
+    return RG.oracle_browser(R.vendor_numbers(load_book(), group), _portal(page))
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -235,7 +253,9 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_G_sub_accrual_3412", "G_sub_accrual", "3412"),
          ("cf_B_aia_g702_2780", "B_aia_g702", "2780"),  # a change order to add and retainage to reduce
          ("cf_A_change_order_3100", "A_change_order", "3100"),  # the paper's example: internal, not owner
-         ("cf_P_certified_payroll_2041", "P_certified_payroll", "2041")]  # three findings, cash fringe to leave
+         ("cf_P_certified_payroll_2041", "P_certified_payroll", "2041"),  # three findings, cash fringe to leave
+         ("cf_T_positive_pay_day", "T_positive_pay", "day"),  # the whole day: three to pay, six to return
+         ("cf_R_1099nec_2025_c", "R_1099nec", "c")]  # a subcontractor paid partly by card
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
@@ -243,7 +263,9 @@ WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "G_sub_accrual": work_sub_accrual,
         "B_aia_g702": work_pay_application,
         "A_change_order": work_change_order,
-        "P_certified_payroll": work_certified_payroll}
+        "P_certified_payroll": work_certified_payroll,
+        "T_positive_pay": work_positive_pay,
+        "R_1099nec": work_1099nec}
 
 
 PLAYED = pick(CASES, lambda c: c[0], lambda c: c[1])  # one per family; CFAB_E2E_ALL: every case

@@ -113,3 +113,21 @@ def renumber_jsm(rng: random.Random, requisitions: list[dict], bills: list[dict]
         if b["vendor_id"] == JSM_VENDOR:
             key = (b["invoice_date"], b["commitment"] or "", b["invoice_number"])
             b["invoice_number"] = numbers.get(key) or old_to_new[(b["commitment"], b["invoice_number"])]
+
+
+ATTORNEY_JOB = "2816"  # the job whose subcontractor's lien and payment-bond claim the firm defended
+ATTORNEY_MONTHS = (4, 5, 6, 7, 9, 10)  # 2025 months the firm billed (paid by check, net 30)
+
+
+def attorney_bills(rng: random.Random, vendor: dict, bills: list[dict]) -> list[dict]:
+    """The law firm's 2025 invoices for legal services, all paid; numbered after the other bills so
+    no other bill's id moves."""
+    out = []
+    for i, month in enumerate(ATTORNEY_MONTHS, start=1):
+        d = date(2025, month, rng.randint(3, 12))
+        amount = Decimal(rng.randint(180000, 960000)) / 100
+        b = _bill(vendor["vendor_id"], f"HL-25{month:02d}{rng.randint(10, 99)}", d, ATTORNEY_JOB, "01-100", "O",
+                  None, amount, "paid", f"Legal services \u2014 lien and bond claim, {d:%b %Y}")
+        b["bill_id"] = f"APB-{len(bills) + i:05d}"
+        out.append(b)
+    return out

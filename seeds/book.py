@@ -10,21 +10,24 @@ import json
 import sys
 from pathlib import Path
 
-from .apbills import build_ap_bills
+from .apbills import attorney_bills, build_ap_bills
 from .commitments import build_commitments
 from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
-from .costs import build_budget_lines, build_job_cost
-from .divergences import change_order_entries, coi_entries, finalize, gcpay_entries, identity_entries, jsm_dba_entry, payroll_entries
+from .costs import build_budget_lines, build_job_cost, job_cost_for
+from .divergences import (change_order_entries, coi_entries, finalize, gcpay_entries, identity_entries, jsm_dba_entry,
+                          payroll_entries, pm_entries, tax_entries, treasury_entries)
 from .documents import build_coi_renewals, build_documents
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
 from .payroll import build_timecards, build_wage_determinations, build_workers
-from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META
+from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META, SHARED_COMMITMENT
 from .requisitions import build_requisitions
 from .util import section_rng
-from .vendors import build_vendors
+from . import tax1099
+from .tax1099 import add_w9_fields
+from .vendors import attorney_vendor, build_vendors
 from .work_in_place import build_work_in_place
 
 SNAPSHOT = Path(__file__).with_name("companyA_snapshot.json")
@@ -41,13 +44,15 @@ def generate_book(seed: int = 7) -> dict:
     code_desc = {c["code"]: c["description"] for c in cost_codes}
     erp_map = build_erp_map(divergences)
     vendors = build_vendors(section_rng(seed, "vendors"), divergences)
+    add_w9_fields(vendors)
     vendor_map = {v["vendor_id"]: v for v in vendors}
     divergences.append(jsm_dba_entry(vendor_map[JSM_VENDOR]))
     commitments = build_commitments(section_rng(seed, "commitments"), jobs, vendors, code_desc)
     jsm = next(c for c in commitments if c["number"] == JSM_COMMITMENT)
     wage_determinations = build_wage_determinations(section_rng(seed, "wage_determinations"), jobs)
     divergences += identity_entries(job_map[jsm["job"]], next(m for m in erp_map if m["code"] == jsm["lines"][0]["cost_code"]),
-                                    vendor_map[jsm["vendor_id"]], wage_determinations[0])
+                                    vendor_map[jsm["vendor_id"]], wage_determinations[0],
+                                    job_map[wage_determinations[0]["job"]])
     requisitions = build_requisitions(section_rng(seed, "requisitions"), commitments, job_map, vendor_map)
     bills = build_ap_bills(section_rng(seed, "ap_bills"), requisitions, commitments, job_map, vendors)
     job_cost = build_job_cost(section_rng(seed, "job_cost"), jobs, bills)
@@ -63,11 +68,25 @@ def generate_book(seed: int = 7) -> dict:
     divergences += coi_entries(vendor_map, documents)
     divergences += gcpay_entries(jobs, prime, change_orders)
     divergences += change_order_entries(change_orders)
+    shared = next(c for c in commitments if c["number"] == SHARED_COMMITMENT)
+    divergences += pm_entries(shared, vendor_map[shared["vendor_id"]])
     workers = build_workers(section_rng(seed, "workers"))
     timecards = build_timecards(section_rng(seed, "timecards"), workers, wage_determinations)
     divergences += payroll_entries(wage_determinations, workers)
     for c in commitments:
         del c["_trade"], c["_fixed"]
+    # The construction-law firm retained in 2025, added last with its own seed section so that
+    # nothing built above moves: its vendor record, its paid invoices and their job cost.
+    attorney = attorney_vendor(section_rng(seed, "attorney"), vendors)
+    attorney.update({k: v for k, v in tax1099.tax_profile(attorney).items() if k in tax1099.W9_FIELDS})
+    vendors.append(attorney)
+    vendor_map[attorney["vendor_id"]] = attorney
+    legal = attorney_bills(section_rng(seed, "attorney_bills"), attorney, bills)
+    job_cost += job_cost_for(legal, job_cost)
+    bills += legal
+    divergences += treasury_entries({"meta": {**META, "seed": seed}, "jobs": jobs, "vendors": vendors,
+                                     "commitments": commitments, "requisitions": requisitions, "ap_bills": bills})
+    divergences += tax_entries({"vendors": vendors})
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,

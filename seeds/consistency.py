@@ -10,6 +10,7 @@ difference is a bug, and so is a registered one that no longer occurs.
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from decimal import Decimal
 import re
 from dataclasses import dataclass
@@ -54,6 +55,12 @@ def erp_apps() -> list:
     return out
 
 
+def pm_apps() -> list[str]:
+    """The PM platforms beside Procore (the reference): each keeps the book's records its own way."""
+    from portals.core.registry import load_apps
+    return [s.name for s in load_apps().values() if s.kind == "pm" and s.name != "procore"]
+
+
 def _rows(store, app: str, table: str) -> list[dict]:
     return list(store.template(app).rows(table).values())
 
@@ -76,6 +83,10 @@ def vendor_mismatches(store) -> list[Mismatch]:
     names = {"procore": {company[r["vendor_id"]]: r["name"] for r in _rows(store, "procore", "vendors")}}
     for app, cfg in erp_apps():
         names[cfg.names_key] = {r["canonical_id"]: r["name"] for r in _rows(store, app, "vendors")}
+    for app in pm_apps():  # a Directory's origin id is the connected ERP's vendor id, as Procore's
+        erp = _connected_erp(store)
+        canonical = {r["vendor_key"]: r["canonical_id"] for r in _rows(store, erp, "vendors")} if erp else {}
+        names[app] = {canonical.get(r["origin_id"], r["origin_id"]): r["name"] for r in _rows(store, app, "vendors")}
     out = []
     for vendor_id in sorted(set().union(*names.values())):
         spellings = {system: table.get(vendor_id) for system, table in names.items()}
@@ -230,6 +241,39 @@ def coi_mismatches(store) -> list[Mismatch]:
     return sorted(set(out), key=lambda m: (m.key, m.field))
 
 
+def pm_mismatches(store) -> list[Mismatch]:
+    """Each PM platform beside Procore against Procore: the same commitments (found by the
+    book's number it carries), amounts, statuses, vendors and SOV lines, and the same jobs; a
+    project it alone has (an opportunity before award) is a registered difference, one per app."""
+    procore = {r["number"]: r for r in _rows(store, "procore", "commitments")}
+    p_vendor = {r["vendor_id"]: r["origin_id"] for r in _rows(store, "procore", "vendors")}
+    p_lines: dict[int, list] = {}
+    for line in _rows(store, "procore", "commitment_lines"):
+        p_lines.setdefault(line["commitment_id"], []).append((line["line_no"], line["cost_code"], line["cost_type"], line["amount"]))
+    p_jobs = {r["project_number"] for r in _rows(store, "procore", "projects")}
+    out = []
+    for app in pm_apps():
+        vendor = {r["vendor_id"]: r["origin_id"] for r in _rows(store, app, "vendors")}
+        lines: dict[int, list] = {}
+        for line in _rows(store, app, "commitment_lines"):
+            lines.setdefault(line["commitment_id"], []).append((line["line_no"], line["cost_code"], line["cost_type"], line["amount"]))
+        mine = {r["book_number"]: r for r in _rows(store, app, "commitments")}
+        for number in sorted(set(procore) | set(mine)):
+            a, b = procore.get(number), mine.get(number)
+            if a is None or b is None:
+                out.append(Mismatch("commitment", number, f"{app}.presence", f"missing in {'procore' if a is None else app}"))
+            elif (a["grand_total"], a["status"], p_vendor.get(a["vendor_id"])) != \
+                    (b["grand_total"], b["status"], vendor.get(b["vendor_id"])) or \
+                    sorted(p_lines.get(a["commitment_id"], [])) != sorted(lines.get(b["commitment_id"], [])):
+                out.append(Mismatch("commitment", number, f"{app}.amount", f"{app}'s {b['number']} differs from Procore's"))
+        jobs = {r["project_number"] for r in _rows(store, app, "projects")}
+        if p_jobs - jobs:
+            out.append(Mismatch("project", app, "presence", f"jobs missing in {app}"))
+        if jobs - p_jobs:
+            out.append(Mismatch("project", app, "prospects", f"{app} has projects no other system has"))
+    return out
+
+
 def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     """That the systems key a kind of record differently at all (each by its own convention) is
     one registered difference per kind, naming the systems that keep their own keys: jobs, cost
@@ -240,7 +284,13 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
         book = load_book()
     procore_jobs = {r["project_number"] for r in _rows(store, "procore", "projects")}
     crosswalk = _rows(store, "procore", "erp_cost_code_map")
-    own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": [], "worker": [], "craft": []}
+    own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": [], "worker": [], "craft": [],
+                                 "bank_transaction": [], "commitment": []}
+    for app in pm_apps():  # a PM platform's own commitment numbers and Directory ids
+        if any(r["number"] != r["book_number"] for r in _rows(store, app, "commitments")):
+            own["commitment"].append(app)
+        if any(str(r["vendor_id"]) != r["origin_id"] for r in _rows(store, app, "vendors")):
+            own["vendor"].append(app)
     if any(str(r["vendor_id"]) != r["origin_id"] for r in _rows(store, "procore", "vendors")):
         own["vendor"].append("procore")  # the Directory's own company ids
     for app, _cfg in erp_apps():
@@ -254,6 +304,9 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
         own["job"].append("gcpay")  # GCPay's own project codes
     if {r["contract_number"] for r in _rows(store, "lcptracker", "projects")} - procore_jobs:
         own["job"].append("lcptracker")  # the awarding agency's contract numbers
+    for app in payroll_apps():
+        if {r["job_no"] for r in _rows(store, app, "jobs")} - procore_jobs:
+            own["job"].append(app)  # the payroll's own job numbers (FOUNDATION's)
     workers = book.get("workers", [])
     ids = {w["worker_id"] for w in workers} | {w["foundation_employee"] for w in workers}
     if any(str(r["employee_id"]) not in ids for r in _rows(store, "lcptracker", "employees")):
@@ -261,6 +314,9 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     crafts = {w["craft"] for w in workers}
     if any(r["classification"] not in crafts for r in _rows(store, "lcptracker", "payroll_records")):
         own["craft"].append("lcptracker")  # the WD's classification names
+    for bank in bank_apps():  # one ACH settlement for a day's payments, the bank's own descriptions
+        if any(t["type_code"] == "469" for t in _rows(store, bank, "transactions")):
+            own["bank_transaction"].append(bank)
     return [Mismatch("identity", kind, "format", f"{', '.join(apps)} key {kind}s their own way")
             for kind, apps in own.items() if apps]
 
@@ -327,11 +383,138 @@ def gcpay_mismatches(store) -> list[Mismatch]:
     return out
 
 
+def bank_apps() -> list[str]:
+    from portals.core.registry import load_apps
+
+    return [name for name, spec in load_apps().items() if spec.kind == "bank"]
+
+
+def bank_mismatches(store, book: dict) -> list[Mismatch]:
+    """Each bank's positive-pay issue records against the ERP's check register: every check the
+    ERP wrote in the bank's year is on an issue record with its number, date and amount, paid to
+    the vendor the ERP paid, voided where the ERP voided it. Then the day's presented checks: each
+    exception whose payee is not the issued payee (however it is spelled), whose amount is not the
+    issued amount, or that was presented though not payable (no issue record, voided, already paid,
+    stale). A serial on more than one issue record (an issue file loaded twice) is a mismatch too;
+    the first record loaded is the one compared. Each is a registered divergence, or a bug."""
+    legal = {v["vendor_id"]: v["legal_name"] for v in book.get("vendors", [])}
+    out = []
+    for bank in bank_apps():
+        loaded = {f["file_id"]: f["uploaded_at"] for f in _rows(store, bank, "issue_files")}
+        issued, records = {}, defaultdict(int)
+        for r in sorted(_rows(store, bank, "issued_checks"), key=lambda r: (loaded.get(r["file_id"], ""), r["issued_id"])):
+            records[r["serial"]] += 1
+            issued.setdefault(r["serial"], r)
+        for serial, n in sorted(records.items()):
+            if n > 1:
+                out.append(Mismatch("bank_check", serial, "issue_records", f"{bank} holds {n} issue records for check {serial}"))
+        first = min((r["issue_date"] for r in issued.values()), default="")
+        for app, _cfg in erp_apps():
+            try:
+                payments = _rows(store, app, "payments")
+            except KeyError:
+                continue
+            canonical = {r["vendor_key"]: r["canonical_id"] for r in _rows(store, app, "vendors")}
+            for p in payments:
+                if p["method"] != "Check" or p["payment_date"] < first:
+                    continue
+                r = issued.get(p["document_number"])
+                if r is None or (r["issue_date"], r["amount"]) != (p["payment_date"], p["amount"]) \
+                        or not same_company(r["payee"], legal.get(canonical.get(p["vendor_key"]), "")) \
+                        or (r["status"] == "Void") != (p["state"] == "voided"):
+                    out.append(Mismatch("bank_check", p["document_number"], "issue_record",
+                                        f"{bank}'s issue record differs from {app}'s check"))
+        for e in _rows(store, bank, "check_exceptions"):
+            r = issued.get(e["serial"])
+            if r is None or r["status"] in ("Void", "Paid", "Stale"):
+                out.append(Mismatch("bank_check", e["serial"], "presented", f"presented to {bank} but not payable"))
+                continue
+            if not same_company(e["presented_payee"], r["payee"]):
+                out.append(Mismatch("bank_check", e["serial"], "payee", f"{bank} read the payee as {e['presented_payee']!r}"))
+            if e["presented_amount"] != r["amount"]:
+                out.append(Mismatch("bank_check", e["serial"], "amount", f"presented to {bank} for {e['presented_amount']}"))
+    return out
+
+
+def payroll_apps() -> list[str]:
+    """Every payroll system the registry knows (the Payroll archetype's vendors)."""
+    from portals.core.registry import load_apps
+    return [spec.name for spec in load_apps().values() if spec.kind == "payroll"]
+
+
+def payroll_mismatches(store) -> list[Mismatch]:
+    """Each payroll system is the source of LCPtracker's weekly records: every record is one of
+    its timecards (the same person by name and SSN last four, the job whose certified setup
+    carries the project's contract number, the week), with the same daily hours, hours, rates,
+    fringe, earnings and classification, and the week's check the same deductions and net; and
+    every timecard on a certified job is a record there."""
+    projects = {r["project_id"]: r["contract_number"] for r in _rows(store, "lcptracker", "projects")}
+    people = {r["employee_id"]: (r["first_name"], r["last_name"], r["ssn_last4"])
+              for r in _rows(store, "lcptracker", "employees")}
+    records = {(projects[r["project_id"]], r["week_ending"], people[r["employee_id"]]): r
+               for r in _rows(store, "lcptracker", "payroll_records")}
+    out = []
+    for app in payroll_apps():
+        contract = {r["job_no"]: r["contract_number"] for r in _rows(store, app, "jobs") if r["certified"]}
+        person = {r["employee_no"]: (r["first_name"], r["last_name"], r["ssn_last4"]) for r in _rows(store, app, "employees")}
+        weeks = {r["pay_run_id"]: r["period_end"] for r in _rows(store, app, "pay_runs")}
+        checks = {(r["pay_run_id"], r["employee_no"]): r for r in _rows(store, app, "checks")}
+        seen = set()
+        for t in _rows(store, app, "timecards"):
+            if t["job_no"] not in contract:
+                continue
+            key = (contract[t["job_no"]], weeks[t["pay_run_id"]], person[t["employee_no"]])
+            seen.add(key)
+            rec, check = records.get(key), checks.get((t["pay_run_id"], t["employee_no"]))
+            label = f"{t['job_no']}/{weeks[t['pay_run_id']]}/{t['employee_no']}"
+            if rec is None:
+                out.append(Mismatch("payroll_record", label, "presence", f"{app} timecard not in lcptracker"))
+                continue
+            pairs = [(t["daily_hours"], rec["daily_hours"]), (t["certified_class"], rec["classification"])]
+            pairs += [(Decimal(str(t[a])), Decimal(str(rec[b]))) for a, b in (
+                ("reg_hours", "st_hours"), ("ot_hours", "ot_hours"), ("reg_rate", "st_rate"), ("ot_rate", "ot_rate"),
+                ("fringe_plan_rate", "fringe_plan"), ("fringe_cash_rate", "fringe_cash"), ("earnings", "gross"))]
+            if check is not None:
+                pairs += [(Decimal(str(check[a])), Decimal(str(rec[b])))
+                          for a, b in (("fica", "fica"), ("federal_wh", "withholding"), ("net", "net"))]
+            if any(a != b for a, b in pairs):
+                out.append(Mismatch("payroll_record", label, "pay", f"{app} pays it otherwise than lcptracker shows"))
+        for key in sorted(set(records) - seen):
+            out.append(Mismatch("payroll_record", f"{key[0]}/{key[1]}/{key[2][2]}", "presence",
+                                f"lcptracker record has no {app} timecard"))
+    return out
+
+
+def tax_apps() -> list[str]:
+    from portals.core.registry import load_apps
+
+    return [name for name, spec in load_apps().items() if spec.manifest.get("line") == "tax"]
+
+
+def tax_mismatches(store, book: dict) -> list[Mismatch]:
+    """Each 1099 app's recipients against the vendor master: a recipient carries the vendor's TIN,
+    and the name on its W-9 line 1, which is the vendor's legal name unless the W-9 names a person
+    (a sole proprietor, or the owner of a single-member LLC) where every ERP shows the business."""
+    vendors = {str(v.get("vista_vendor") or v["vendor_id"]): v for v in book.get("vendors", [])}
+    out = []
+    for app in tax_apps():
+        for r in _rows(store, app, "recipients"):
+            v = vendors.get(r["reference_id"] or "")
+            if v is None:
+                out.append(Mismatch("vendor", r["reference_id"] or r["name"], "tax_recipient", f"{app} has no such vendor"))
+                continue
+            if r["tin"] != v["tin"]:
+                out.append(Mismatch("vendor", v["vendor_id"], "tin", f"{app} has TIN {r['tin']}"))
+            if not same_company(r["name"], v["legal_name"]):
+                out.append(Mismatch("vendor", v["vendor_id"], "w9_name", f"{app}'s W-9 name is {r['name']!r}"))
+    return out
+
+
 def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
-            + coi_mismatches(store) + gcpay_mismatches(store)
-            + identity_mismatches(store, book))
+            + coi_mismatches(store) + gcpay_mismatches(store) + payroll_mismatches(store) + pm_mismatches(store)
+            + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book))
 
 
 def unregistered(mismatches: list[Mismatch], registry: list[dict]) -> list[Mismatch]:

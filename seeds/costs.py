@@ -98,3 +98,11 @@ def _scale_etc(lines: list[dict], target: Decimal) -> None:
         l["forecast_to_complete"] = (l["forecast_to_complete"] * target / total).quantize(Decimal(1))
     biggest = max(lines, key=lambda l: l["forecast_to_complete"])
     biggest["forecast_to_complete"] += target - sum(l["forecast_to_complete"] for l in lines)
+
+
+def job_cost_for(bills: list[dict], job_cost: list[dict]) -> list[dict]:
+    """Job-cost rows for bills added after the ledger was built, numbered after its last row."""
+    return [{"job": b["job"], "cost_code": b["cost_code"], "cost_type": b["cost_type"], "date": b["invoice_date"],
+             "source": "AP", "amount": b["amount"], "description": b["description"][:60],
+             "vendor_id": b["vendor_id"], "ref": f"{b['bill_id']} {b['invoice_number']}",
+             "txn_id": f"JC-{len(job_cost) + i:06d}"} for i, b in enumerate(bills, start=1)]

@@ -40,10 +40,56 @@ def coi_entries(vendors: dict, documents: list[dict]) -> list[dict]:
     ]
 
 
-def identity_entries(job: dict, code: dict, vendor: dict, wd: dict) -> list[dict]:
+# The payroll systems that charge labor to their own job numbers (FOUNDATION Payroll: FOUNDATION's).
+PAYROLL_JOB_SYSTEMS = ["foundation_payroll"]
+
+
+def _pm_platforms() -> list:
+    """The PM platforms beside Procore, each with its manifest's rules for the book's keys."""
+    from portals.core.registry import load_apps
+    from portals.pm.vendor_keys import PmKeys
+    return [(s, PmKeys(s)) for s in load_apps().values() if s.kind == "pm" and s.name != "procore"]
+
+
+def pm_vendor_ids(vendor: dict) -> dict:
+    """Each PM platform's Directory id for a book vendor (its own, hashed, unless the manifest
+    names a book field)."""
+    from portals.core.ids import stable_id
+    return {spec.label: keys.vendor_id(vendor) or stable_id(spec.name, "vendor", vendor["vendor_id"], digits=7)
+            for spec, keys in _pm_platforms()}
+
+
+def pm_entries(commitment: dict, vendor: dict) -> list[dict]:
+    """The PM reconciliation contract: every PM platform shows the book's commitments (the
+    paper's SC-1042-0 among them) as views of the same record, under its own numbers and its
+    own spelling of the vendor; an opportunity it tracks before award has no job anywhere else."""
+    platforms = _pm_platforms()
+    if not platforms:
+        return []
+    numbers = "; ".join(f"{spec.label} {keys.commitment_number(commitment)}, vendor '{keys.vendor_name(vendor)}'"
+                        for spec, keys in platforms)
+    out = [{"entity": "identity", "key": "commitment", "field": "format", "family": "pm_reconciliation",
+            "systems": ["procore", *(spec.name for spec, _ in platforms)],
+            "why": (f"Procore and the ERPs number a commitment as the book does ({commitment['number']}, "
+                    f"{vendor['names']['procore']}, {commitment['amount']}); {numbers}. Each platform keeps the "
+                    f"book's number beside its own (its accounting commitment number) and the vendor's ERP id as "
+                    f"the Directory's origin id, so the same commitment is found in every system.")}]
+    for spec, keys in platforms:
+        if keys.prospects:
+            listed = ", ".join(f"{p['number']} ({p['stage']})" for p in keys.prospects)
+            out.append({"entity": "project", "key": spec.name, "field": "prospects", "family": "pm_reconciliation",
+                        "systems": [spec.name],
+                        "why": (f"{spec.label} tracks opportunities before award ({listed}); no other system "
+                                f"has a job for them until one is won.")})
+    return out
+
+
+def identity_entries(job: dict, code: dict, vendor: dict, wd: dict, wd_job: dict | None = None) -> list[dict]:
     """One entry per kind of key the systems write their own way (seeds/erp_keys.py), with the
     four-app task's records as the example: the job, the commitment line's code and the vendor;
-    LCPtracker's project is the first prevailing-wage job's (``wd``, its wage determination)."""
+    LCPtracker's project is the first prevailing-wage job's (``wd``, its wage determination; ``wd_job``
+    that job, whose FOUNDATION number FOUNDATION Payroll charges labor to)."""
+    wd_job = wd_job or {}
     def said(keys: dict) -> str:
         return "; ".join(f"{system} {value}" for system, value in keys.items())
 
@@ -51,22 +97,27 @@ def identity_entries(job: dict, code: dict, vendor: dict, wd: dict) -> list[dict
             "GCPay": gcpay_project_code(job["job"])}
     codes = {"Procore": code["procore_code"], **{k["label"]: code[k["cost_code_field"]] for k in ERP_KEYS.values()}}
     vendors = {"Procore": f"{vendor['procore_vendor_id']} (origin id {vendor[ERP_KEYS[PM_ERP]['vendor_field']]})",
+               **{label: f"{vid} (origin id {vendor[ERP_KEYS[PM_ERP]['vendor_field']]})"
+                  for label, vid in pm_vendor_ids(vendor).items()},
                **{k["label"]: vendor[k["vendor_field"]] for k in ERP_KEYS.values()}}
     own_jobs = [app for app, k in ERP_KEYS.items() if k["job_field"]]
     own_codes = [app for app, k in ERP_KEYS.items() if code[k["cost_code_field"]] != code["procore_code"]]
     own_vendors = [app for app, k in ERP_KEYS.items() if vendor[k["vendor_field"]] != vendor["vendor_id"]]
     entry = {"entity": "identity", "field": "format", "family": "C_invoice_code"}
     return [
-        {**entry, "key": "job", "systems": ["procore", *own_jobs, "gcpay", "lcptracker"],
+        {**entry, "key": "job", "systems": ["procore", *own_jobs, "gcpay", "lcptracker", *PAYROLL_JOB_SYSTEMS],
          "why": (f"Each system numbers a job its own way ({said(jobs)}): carrying work from Procore "
                  f"into an ERP means finding that ERP's own job or project, and GCPay's project "
                  f"carries the job number beside its own code. LCPtracker files each prevailing-wage "
                  f"project under the awarding agency's contract number alone (job {wd['job']} is "
-                 f"{wd['contract_number']}); its name and location are the job's.")},
+                 f"{wd['contract_number']}); its name and location are the job's. FOUNDATION Payroll, "
+                 f"the payroll those records come from, charges labor to FOUNDATION's job numbers "
+                 f"(job {wd['job']} is {wd_job.get('foundation_job', wd['job'])}) and keeps the agency's "
+                 f"contract number on the job's certified payroll setup.")},
         {**entry, "key": "cost_code", "systems": ["procore", *own_codes],
          "why": (f"Each system writes a cost code its own way ({said(codes)}); the cost type is a "
                  f"separate field everywhere. Procore's ERP cost-code map is the crosswalk.")},
-        {**entry, "key": "vendor", "systems": ["procore", *own_vendors],
+        {**entry, "key": "vendor", "systems": ["procore", *(s.name for s, _ in _pm_platforms()), *own_vendors],
          "why": (f"Each system keys a vendor its own way ({said(vendors)}); Procore's Directory "
                  f"links a company to the connected ERP's vendor by its origin id.")},
     ]
@@ -80,11 +131,14 @@ def payroll_entries(wds: list[dict], workers: list[dict]) -> list[dict]:
     return [
         {**entry, "key": "worker",
          "why": (f"A worker has one id per system: the company's {worker['worker_id']}, payroll's employee "
-                 f"number {worker['foundation_employee']}, and in LCPtracker an employee id of its own; "
-                 f"the same person is found by name and the last four of the SSN ({worker['ssn'][-4:]}).")},
+                 f"number {worker['foundation_employee']} (FOUNDATION Payroll's employee #), and in LCPtracker "
+                 f"an employee id of its own; the same person is found by name and the last four of the SSN "
+                 f"({worker['ssn'][-4:]}).")},
         {**entry, "key": "craft",
-         "why": ("Payroll pays by its craft code (CARP, OPER, ...); LCPtracker names the wage "
-                 "determination's classification (Carpenter; Power Equipment Operator: Backhoe/Excavator).")},
+         "why": ("Payroll pays by its craft code (CARP, OPER, ...; FOUNDATION Payroll's classes add the level, "
+                 "CARP-J, CARP-A2); LCPtracker names the wage determination's classification (Carpenter; "
+                 "Power Equipment Operator: Backhoe/Excavator), which FOUNDATION Payroll keeps on each "
+                 "certified job's rates and prints on its certified payroll report.")},
     ]
 
 
@@ -136,4 +190,64 @@ def gcpay_entries(jobs: list[dict], prime_contracts: list[dict], change_orders: 
                                 f"approved {since}: Procore and the ERPs count it, GCPay's project "
                                 f"{gcpay_project_code(co['job'])} does not have it on its schedule of values "
                                 f"until it is added there.")})
+    return out
+
+
+TREASURY_FIELDS = {"payee_truncated": "payee", "payee_abbreviated": "payee", "payee_different": "payee",
+                   "amount_transposed": "amount", "duplicate": "presented", "stale_dated": "presented",
+                   "voided": "presented", "not_issued": "presented", "issue_loaded_twice": "issue_records"}
+BANKS = ["bofa_cashpro"]  # the bank portals seeded from seeds/treasury.py
+CHECK_REGISTERS = [PM_ERP, "vista_erp"]  # the ERPs whose AP payment history is the check register
+
+
+def treasury_entries(book: dict) -> list[dict]:
+    """The bank against the ERP's check register (APPS.md identity facts 8 and 9): each check the
+    bank flagged on the clock's day, whether it is a real mismatch or only looks like one (a payee
+    the bank cut short or abbreviated), and the one registered way the bank writes its own
+    strings: its descriptions, one ACH settlement for a day's ACH payments, its posting dates."""
+    from . import treasury
+    from .util import TODAY
+
+    day = treasury.positive_pay_day(book, TODAY)
+    entries = []
+    for e in day["exceptions"]:
+        issued = e["issued"]
+        said = (f"issued {issued['date']} for {issued['amount']} to the vendor the ERP paid"
+                if issued.get("date") else "not in the ERP's check register")
+        entries.append({"entity": "bank_check", "key": e["serial"], "field": TREASURY_FIELDS[e["kind"]],
+                        "systems": [*BANKS, *CHECK_REGISTERS], "family": "T_positive_pay",
+                        "why": (f"Check {e['serial']} was presented on {day['day']} as {e['amount']} to "
+                                f"'{e['payee']}' ({said}): {e['why']}; the right decision is {e['decision']}.")})
+    twice = day.get("loaded_twice")
+    for serial in (twice or {}).get("serials", []):
+        if serial == twice["serial"]:
+            continue  # registered above, as the exception it is
+        entries.append({"entity": "bank_check", "key": serial, "field": "issue_records", "systems": [*BANKS, *CHECK_REGISTERS],
+                        "family": "T_positive_pay",
+                        "why": (f"The issue file of the {twice['run']} check run was loaded twice, so check {serial} "
+                                f"is on two issue records at the bank (one check in the ERP's register).")})
+    entries.append({"entity": "identity", "key": "bank_transaction", "field": "format", "systems": list(BANKS),
+                    "family": "T_positive_pay",
+                    "why": ("The bank describes an item in its own words (CHECK 40001, WIRE TYPE:FED IN ORIG:..., "
+                            "ACH ORIG SETTLEMENT CCD n ITEMS), posts a check on the day it is presented, not its "
+                            "check date, and settles a day's ACH payments in one debit; the ERP keeps one payment "
+                            "per vendor, dated the check run.")})
+    return entries
+
+
+def tax_entries(book: dict) -> list[dict]:
+    """Track1099 against the vendor master (APPS.md identity fact 1): a recipient whose W-9 names a
+    person (a sole proprietor, or the owner of a single-member LLC) where every ERP shows the
+    business; IRS TIN matching checks that name, so the 1099-NEC goes out under it."""
+    from . import tax1099
+
+    out = []
+    for v in book.get("vendors", []):
+        p = tax1099.tax_profile(v)
+        if (p["form_1099"] or p["services"]) and p["w9_on_file"] and p["w9_name"] != v["legal_name"]:
+            out.append({"entity": "vendor", "key": v["vendor_id"], "field": "w9_name",
+                        "systems": ["track1099", *ERP_KEYS], "family": "R_1099nec",
+                        "why": (f"Its W-9 gives the legal name '{p['w9_name']}' ({p['entity_type']}) with "
+                                f"'{p['w9_business_name']}' as the business name on line 2; the ERPs list the "
+                                f"business, '{v['legal_name']}'. The form goes out under the W-9's name.")})
     return out

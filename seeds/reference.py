@@ -33,6 +33,8 @@ COI_DBA_VENDOR = "V1003"      # C_coi_hold: its certificates name the insured by
 RENEWED_COI_VENDOR = "V1005"  # C_coi_hold: the ERP's date has lapsed, Box holds the renewal
 JSM_VENDOR = "V1001"
 WALSH_VENDOR = "V1042"
+# the paper's shared commitment: every PM platform shows it as a view of the same book record
+SHARED_COMMITMENT = "SC-1042-0"
 JSM_INVOICE = "JSM-88421"
 JSM_INVOICE_TOTAL = "14350.00"
 JSM_COMMITMENT = "9140-75"

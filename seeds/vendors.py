@@ -44,7 +44,12 @@ def plain_name(name: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[.,']", "", name)).strip()
 
 
-NAME_STYLES = {"legal": lambda s: s, "upper": upper_name, "plain": plain_name}
+def caps_name(name: str) -> str:
+    """Capitals with the punctuation kept ("J.S. MORALES EXCAVATING, INC."), as CMiC keeps names."""
+    return name.upper()
+
+
+NAME_STYLES = {"legal": lambda s: s, "upper": upper_name, "plain": plain_name, "caps": caps_name}
 FORMATTERS = {"procore": NAME_STYLES["legal"],
               **{keys["names"]: NAME_STYLES[keys["name_style"]] for keys in ERP_KEYS.values()}}
 
@@ -184,3 +189,43 @@ def _diverge_names(rng: random.Random, vendors: list[dict], divergences: list[di
             "systems": [SYSTEM_APPS[system]] + others, "family": SYSTEM_FAMILY[system],
             "why": f"{why}; the other systems spell '{v['legal_name']}'.",
         })
+
+
+# The construction-law firm Company A retained in 2025: a professional corporation, paid by check
+# for legal services. It was added to the vendor master after the others, so it takes the next
+# number in each ERP's sequence and draws its figures from its own section of the seed; nothing
+# built before it moves.
+ATTORNEY_VENDOR = f"V{1000 + N_VENDORS}"
+ATTORNEY_TRADE = "legal"
+ATTORNEY_LEGAL_NAME = "Hargrove & Lindqvist Construction Law, P.C."
+
+
+def attorney_vendor(rng: random.Random, vendors: list[dict]) -> dict:
+    """The law firm's vendor record, numbered after every vendor already in `vendors`."""
+    from .erp_keys import name_code
+
+    legal = ATTORNEY_LEGAL_NAME
+    used_tin = {v["tin"] for v in vendors}
+    v = {
+        "vendor_id": ATTORNEY_VENDOR, "legal_name": legal, "dba": None, "trade": ATTORNEY_TRADE,
+        "tin": _tin(rng, used_tin),
+        "address": f"{rng.randint(100, 990)} South Tryon Street, Suite {rng.randint(2, 29)}00",
+        "city": "Charlotte", "state": "NC", "zip": f"282{rng.randint(2, 9):02d}",
+        "email": "billing@hargrovelindqvist.com",
+        "phone": f"(704) {rng.randint(201, 989)}-{rng.randint(1000, 9999)}",
+        "is_1099": True,  # attorneys' fees are reported whatever the firm's entity
+        "status": "active", "coi_expires": iso(add_days(date(2026, 7, 20), rng.randint(0, 330))),
+        "procore_vendor_id": unique_int(f"procore:{ATTORNEY_VENDOR}", 7, {x["procore_vendor_id"] for x in vendors}),
+        "names": {s: f(legal) for s, f in FORMATTERS.items()},
+    }
+    for keys in ERP_KEYS.values():
+        rule, field = keys["vendor_ids"], keys["vendor_field"]
+        if rule["rule"] == "numbered" and "format" in rule:  # a formatted id: the next number in it
+            n = max(int(re.sub(r"\D", "", str(x[field]))) for x in vendors) + rule["step"]
+            v[field] = rule["format"].format(n=n)
+        elif rule["rule"] == "numbered":
+            v[field] = max(x[field] for x in vendors) + rule["step"]
+        elif rule["rule"] == "name_code":
+            stem = name_code(legal, rule["letters"])
+            v[field] = f"{stem}{1 + sum(1 for x in vendors if str(x[field]).startswith(stem)):02d}"
+    return v

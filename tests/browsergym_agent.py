@@ -60,13 +60,17 @@ def find_bid(obs, step) -> str:
     match = same_name if step.get("exact", True) else contains_name
     found = [(bid, r) for bid, r, n, url in _nodes(obs) if match(n, name) and r not in SKIP_ROLES
              and (role is None or r == role) and (not href or url.split("#")[0].endswith(href))]
+    nth = step.get("nth", 0)
+    if step.get("of") and len(found) == step["of"] and nth < len(found):
+        # the page holds exactly the equals the recording counted: the nth of them, scrolled to if
+        # it is below the fold (BrowserGym's visibility is the share of it inside the viewport)
+        return found[nth][0]
     props = obs["extra_element_properties"]
     visible = [bid for bid, _ in found if (props.get(bid) or {}).get("visibility", 0) > 0] or [b for b, _ in found]
     if not visible:
         near = [(r, n) for _b, r, n, _u in _nodes(obs) if name.lower() in n.lower()][:8]
         raise LookupError(f"no {role or 'element'} named {name!r} in the accessibility tree of {obs['url']}"
                           f" (named alike: {near})")
-    nth = step.get("nth", 0)
     return visible[nth] if nth < len(visible) else visible[0]
 
 

@@ -54,6 +54,8 @@ READS = [
     ("ap.vendors.list", {"search": "excavat", "page": 1, "per_page": 10}),
     ("ap.vendor.get", {"vendor_id": VENDOR}),
     ("ap.payment_holds.list", {}),
+    ("ap.payment_history.list", {"method": "Check", "state": "voided"}),
+    ("ap.payment_history.get", {"payment_id": "PYMT-00001"}),
     ("jc.jobs.list", {"search": "10"}),
     ("jc.job.get", {"project_id": "1042"}),
     ("jc.phases.list", {"project_id": "1042"}),
@@ -153,7 +155,8 @@ def test_held_vendor_cannot_be_approved(env, episode):
 
 
 PAGES = ["/", "/ap/unapproved", "/ap/transactions?status=open", "/ap/bills/new", "/ap/bills/APB-00001",
-         "/ap/vendors", f"/ap/vendors/{VENDOR}", "/ap/holds", "/ap/payment-run", "/jobs?page=2&per_page=25",
+         "/ap/vendors", f"/ap/vendors/{VENDOR}", "/ap/holds", "/ap/payment-run",
+         "/ap/payments?method=Check&state=voided", "/ap/payments/PYMT-00001", "/jobs?page=2&per_page=25",
          "/jobs/1042", "/jobs/1042?tab=budget", "/tasks?search=31", "/cost-detail?project_id=1042",
          "/cost-adjustments/new", "/commitments?project_id=1042", "/gl/journal-entries/new"]
 

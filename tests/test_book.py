@@ -104,7 +104,11 @@ def test_paper_identifiers(book):
                                                             "excavation")
     assert jsm["names"] == {"procore": "J.S. Morales Excavating, Inc.", "vista": "JS MORALES EXCAVATING INC",
                             "intacct": "JS Morales Excavating Inc",
-                            "foundation": "J.S. Morales Excavating, Inc."}
+                            "foundation": "J.S. Morales Excavating, Inc.",
+                            "sage300": "J.S. Morales Excavating, Inc.",
+                            "cmic": "J.S. MORALES EXCAVATING, INC.",
+                            "acumatica": "J.S. Morales Excavating, Inc.",
+                            "qbo": "J.S. Morales Excavating, Inc."}
     for vid in ["V1000", "V1002", "V1003", "V1006", "V1007"]:
         assert vendors[vid]["coi_expires"] < CLOCK_DATE
     expired = [v for v in book["vendors"] if v["status"] == "active" and v["coi_expires"] < CLOCK_DATE]
@@ -265,10 +269,15 @@ def test_divergence_entries_point_at_real_records(book):
                 assert d["field"].split(".")[1] in v["names"]
             else:
                 assert v[d["field"]]
+        elif d["entity"] == "bank_check":  # a check the bank flagged against the ERP's register
+            assert d["field"] in {"payee", "amount", "presented", "issue_records"} and d["family"] == "T_positive_pay"
+            assert d["systems"] == ["bofa_cashpro", book["meta"]["pm_erp_app"], "vista_erp"] and d["key"].isdigit()
+        elif d["entity"] == "identity" and d["key"] == "bank_transaction":
+            assert d["field"] == "format" and d["systems"] == ["bofa_cashpro"] and d["family"] == "T_positive_pay"
         elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:
             assert d["field"] == "format" and d["systems"] == ["lcptracker"] and d["family"] == "P_certified_payroll"
         elif d["entity"] == "identity":
-            assert d["key"] in {"job", "cost_code", "vendor"} and d["field"] == "format"
+            assert d["key"] in {"job", "cost_code", "vendor", "commitment"} and d["field"] == "format"
             assert "procore" in d["systems"] and len(d["systems"]) >= 2
         elif d["entity"] == "change_order":
             co = by(book["change_orders"], "co_id")[d["key"]]
@@ -280,16 +289,26 @@ def test_divergence_entries_point_at_real_records(book):
                 continue
             assert d["field"] == "gcpay_sov" and co["kind"] == "owner" and co["status"] == "approved"
             assert {"gcpay", "procore"} <= set(d["systems"])
+        elif d["entity"] == "project":  # a PM platform's opportunities before award
+            assert d["key"] in apps and d["field"] == "prospects" and d["systems"] == [d["key"]]
         else:
             assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
     assert {d["key"] for d in book["divergences"] if d["entity"] == "identity"} == \
-        {"job", "cost_code", "vendor", "worker", "craft"}
+        {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "commitment"}
+    checks = [d for d in book["divergences"] if d["entity"] == "bank_check"]
+    assert {d["field"] for d in checks} == {"payee", "amount", "presented", "issue_records"}
+    # the day's nine exceptions, and every check of the run whose issue file was loaded twice
+    twice = [d for d in checks if d["field"] == "issue_records"]
+    assert len(checks) - len(twice) == 8 and len(twice) >= 2 and len({d["key"] for d in checks}) == len(checks) - 2
 
 
 def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
     """Every ERP's codes and job numbers follow its convention (seeds/erp_keys.py), except the
-    registered ones; the third ERP writes cost codes as CSI digits and jobs as year-job."""
+    registered ones; the third ERP writes cost codes as CSI digits and jobs as year-job, the fourth
+    cost codes in the mask XX-XXXX and jobs as the start year and the job, the fifth (CMiC) cost codes as
+    division.section and jobs with the four-digit start year, the sixth (Acumatica) segmented cost
+    codes and PRJ project IDs, the seventh (QuickBooks Online) classes for cost codes."""
     from seeds.erp_keys import ERP_KEYS, erp_code, erp_job
     registry = {(d["key"], d["field"]) for d in book["divergences"] if d["entity"] == "cost_code"}
     csi = {c["code"]: c["csi"] for c in book["cost_codes"]}
@@ -307,6 +326,26 @@ def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
     assert by(book["jobs"], "job")["9140"]["intacct_project"] == "P-9140"
     assert all("vista_job" not in j for j in book["jobs"])
     assert by(book["vendors"], "vendor_id")["V1001"]["foundation_vendor"] == "JSMORA01"
+    # Sage 300 CRE: CSI cost codes in the mask XX-XXXX, year-and-job ids, ten-character vendor ids
+    assert codes["31-200"]["sage300_code"] == "31-2300" and codes["03-300"]["sage300_code"] == "03-3000"
+    assert by(book["jobs"], "job")["9140"]["sage300_job"] == "249140"
+    assert by(book["vendors"], "vendor_id")["V1001"]["sage300_vendor"] == "JSMORALE01"
+    assert all(re.fullmatch(r"[A-Z]{1,8}[0-9]{2}", v["sage300_vendor"]) for v in book["vendors"])
+    # CMiC: six-digit Business Partner codes, cost codes as division.section, the four-digit year
+    assert codes["31-200"]["cmic_code"] == "31.2300" and codes["03-300"]["cmic_code"] == "03.3000"
+    assert by(book["jobs"], "job")["9140"]["cmic_job"] == "2024-9140"
+    assert by(book["vendors"], "vendor_id")["V1001"]["cmic_partner"] == 301560
+    assert len({v["cmic_partner"] for v in book["vendors"]}) == len(book["vendors"])
+    # Acumatica: V and six digits in the company's vendor order, segmented codes, PRJ project IDs
+    assert codes["31-200"]["acumatica_code"] == "31-200-00"
+    assert by(book["jobs"], "job")["9140"]["acumatica_project"] == "PRJ24-9140"
+    vendors = by(book["vendors"], "vendor_id")
+    assert vendors["V1000"]["acumatica_vendor"] == "V000103" and vendors["V1001"]["acumatica_vendor"] == "V000106"
+    assert all(re.fullmatch(r"V[0-9]{6}", v["acumatica_vendor"]) for v in book["vendors"])
+    # QuickBooks Online: numeric Vendor Ids in the company's order, classes Division:Section
+    assert codes["31-200"]["qbo_class"] == "31:200"
+    assert vendors["V1000"]["qbo_vendor"] == 56 and vendors["V1001"]["qbo_vendor"] == 57
+    assert all("qbo_job" not in j for j in book["jobs"])
 
 
 def test_certified_payroll_is_paid_as_the_wage_determination_requires(book):

@@ -73,7 +73,7 @@ def gold_steps(instance_id: str) -> tuple[list[dict], str]:
     for s in gold["ui_steps"]:
         target = s.get("target") or {}
         named = {"role": target.get("role"), "tag": target.get("tag"), "name": target.get("label", ""),
-                 "nth": target.get("nth", 0), "href": target.get("href")}
+                 "nth": target.get("nth", 0), "of": target.get("of"), "href": target.get("href")}
         if s["type"] == "visit":
             if s.get("cause") == "goto":
                 steps.append({"op": "goto", "path": s["url"]})
@@ -199,7 +199,8 @@ def test_a_browsergym_agent_solves_the_gold_run_and_fails_the_eager_one(played, 
     assert gold["task_info"]["passed"] and not gold["task_info"]["guard_log"]
     start = next(r for r in json.loads((ROOT / "agent/browsergym/instances.json").read_text())
                  if r["instance_id"] == instance_id)["start_path"]
-    assert gold["start_url"] == played["server_url"] + start
+    # it opens in the task's first app (whose home may redirect to its first screen, as Vista's does)
+    assert gold["start_url"].startswith(played["server_url"] + start)
     assert any(a.startswith('click("') for a in gold["actions"]) and gold["actions"][-1].startswith("send_msg_to_user(")
     if not eager:
         return

@@ -45,6 +45,14 @@ def test_each_erps_own_format_is_a_convention_not_a_divergence():
     assert erp_job("vista_erp", {"job": "1042", "start_date": "2024-03-01"}) == "1042"
     assert erp_code("foundation_erp", "31-200", "31 23 00") == "312300"
     assert erp_job("foundation_erp", {"job": "1042", "start_date": "2024-03-01"}) == "24-1042"
+    assert erp_code("sage300cre", "31-200", "31 23 00") == "31-2300"
+    assert erp_job("sage300cre", {"job": "1042", "start_date": "2024-03-01"}) == "241042"
+    assert erp_code("cmic", "31-200", "31 23 00") == "31.2300"
+    assert erp_job("cmic", {"job": "1042", "start_date": "2024-03-01"}) == "2024-1042"
+    assert erp_code("acumatica_construction", "31-200", "31 23 00") == "31-200-00"
+    assert erp_job("acumatica_construction", {"job": "1042", "start_date": "2024-03-01"}) == "PRJ24-1042"
+    assert erp_code("qbo", "31-200", "31 23 00") == "31:200"
+    assert erp_job("qbo", {"job": "1042", "start_date": "2024-03-01"}) == "1042"
 
 
 def test_every_erp_manifest_is_checked(store):
@@ -52,7 +60,7 @@ def test_every_erp_manifest_is_checked(store):
     planted in any one of them is caught."""
     from portals.core.registry import load_apps
     erps = {s.name for s in load_apps().values() if s.kind == "erp"}
-    assert {app for app, _cfg in consistency.erp_apps()} == erps and "foundation_erp" in erps
+    assert {app for app, _cfg in consistency.erp_apps()} == erps and {"foundation_erp", "sage300cre", "cmic", "acumatica_construction", "qbo"} <= erps
     book = load_book()
     episode = store.create(sorted(erps | {"procore"}))
     try:
@@ -93,10 +101,10 @@ def test_each_kind_of_key_the_systems_write_their_own_way_is_registered_once(sto
     book = load_book()
     found = {m.key: m.detail for m in consistency.identity_mismatches(store)}
     registry = {d["key"]: d for d in book["divergences"] if d["entity"] == "identity"}
-    assert set(found) == set(registry) == {"job", "cost_code", "vendor", "worker", "craft"}
+    assert set(found) == set(registry) == {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "commitment"}
     for kind, detail in found.items():
         named = set(detail.split(" key ")[0].split(", "))
-        expected = named if kind in {"worker", "craft"} else named | {"procore"}
+        expected = named if kind in {"worker", "craft", "bank_transaction"} else named | {"procore"}
         assert expected == set(registry[kind]["systems"]), (kind, detail)
     assert "sage_intacct" in registry["job"]["systems"] and "vista_erp" not in registry["job"]["systems"]
     assert {"gcpay", "lcptracker"} <= set(registry["job"]["systems"])
@@ -167,3 +175,37 @@ def test_lcptracker_keys_projects_workers_and_crafts_its_own_way(store):
 
 def found_job(store, book) -> str:
     return next(m.detail for m in consistency.identity_mismatches(store, book) if m.key == "job")
+
+
+def test_foundation_payroll_is_the_source_of_lcptrackers_records(store):
+    """Every LCPtracker payroll record is a FOUNDATION Payroll timecard of the same person, job
+    (by the contract number on its certified setup) and week, paid the same; FOUNDATION Payroll
+    charges labor to FOUNDATION's job numbers (the registered job identity names it). A pay
+    difference planted in either system is caught."""
+    book = load_book()
+    assert consistency.payroll_mismatches(store) == []
+    assert "foundation_payroll" in found_job(store, book)
+    registry = {d["key"]: d for d in book["divergences"] if d["entity"] == "identity"}
+    assert "foundation_payroll" in registry["job"]["systems"]
+    # the entries say how FOUNDATION Payroll keys the same things: the first WD job under its
+    # FOUNDATION number, a worker under his employee number, a craft under its class code
+    wd = book["wage_determinations"][0]
+    job = next(j for j in book["jobs"] if j["job"] == wd["job"])
+    assert f"job {wd['job']} is {job['foundation_job']}" in registry["job"]["why"].split("FOUNDATION Payroll", 1)[1]
+    worker = next(w for w in book["workers"] if w["foundation_employee"] in registry["worker"]["why"])
+    assert "FOUNDATION Payroll's employee #" in registry["worker"]["why"] and worker["ssn"][-4:] in registry["worker"]["why"]
+    assert "FOUNDATION Payroll's classes" in registry["craft"]["why"]
+    payroll_rows = store.template("foundation_payroll").rows
+    assert job["foundation_job"] in payroll_rows("jobs")
+    assert worker["foundation_employee"] in payroll_rows("employees")
+    episode = store.create(["foundation_payroll", "lcptracker"])
+    try:
+        live = _EpisodeTemplates(episode)
+        episode.app("foundation_payroll").conn.execute(
+            "UPDATE timecards SET earnings = '1.00' WHERE timecard_id = (SELECT MIN(timecard_id) FROM timecards)")
+        episode.app("lcptracker").conn.execute(
+            "DELETE FROM payroll_records WHERE record_id = (SELECT MAX(record_id) FROM payroll_records)")
+        planted = {(m.entity, m.field) for m in consistency.payroll_mismatches(live)}
+        assert planted == {("payroll_record", "pay"), ("payroll_record", "presence")}
+    finally:
+        store.drop(episode.id)

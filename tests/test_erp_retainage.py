@@ -9,7 +9,7 @@ import pytest
 from conftest import post_form
 from portals.core.registry import load_apps
 
-APPS = ["sage_intacct", "foundation_erp"]
+APPS = ["sage_intacct", "foundation_erp", "sage300cre", "cmic", "acumatica_construction"]
 
 
 def tool(app, service):

@@ -73,8 +73,16 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return {"requisition_id": _first(env, "procore.requisitions.list", {"status": "approved"})["requisition_id"]}
     if app == "gcpay":
         return _gcpay_accepted(env, tool)
+    if app == "redteam":
+        return _redteam_accepted(env, tool)
     if app == "lcptracker":
         return {**_draft_cpr(env), "signer_name": "Renee Albright"}
+    if app == "track1099":
+        return _track1099_accepted(env, tool)
+    if APPS[app].kind == "bank":
+        return _bank_accepted(env, app, tool)
+    if APPS[app].kind == "payroll":
+        return _payroll_accepted(env, app, tool)
     if APPS[app].tool_map[tool] == "post_journal_entry":
         return {"entry_id": _a_draft_entry(env, app)}
     if tool == _erp_tool(app, "post_bill"):
@@ -96,6 +104,68 @@ def _gcpay_accepted(env, tool: str) -> dict:
     if tool == "waiver.send":
         return {"waiver_id": _first(env, "gcpay.waivers.list", {"status": "Not sent"})["waiver_id"]}
     return {"batch_id": env.call("gcpay.epayment.batches.list", {})["items"][0]["batch_id"]}
+
+
+def _bank_accepted(env, app: str, tool: str) -> dict:
+    """A payment in the queue, a day with a staged decision, an entitlement the user lacks."""
+    if tool == "payments.approve":
+        return {"payment_id": _first(env, f"{app}.payments.list", {"status": "Pending Approval"})["payment_id"]}
+    if tool == "payments.release":
+        return {"payment_id": _first(env, f"{app}.payments.list", {"status": "Approved"})["payment_id"]}
+    if tool == "positive_pay.decision.submit":
+        exc = _first(env, f"{app}.positive_pay.exceptions.list", {})
+        env.call(f"{app}.positive_pay.decision.stage", {"exception_id": exc["exception_id"], "decision": "Return"})
+        return {"presented_date": exc["presented_date"]}
+    user = next(u for u in env.call(f"{app}.admin.users.list", {})["items"]
+                if ("Payments", "Release") not in {(e["service"], e["permission"]) for e in u["entitlements"]})
+    return {"login": user["login"], "service_name": "Payments", "permission": "Release"}
+
+
+def _payroll_accepted(env, app: str, tool: str) -> dict:
+    """A payroll's guarded steps on the payroll a person would take them for: the calculated one
+    (finalize, the direct-deposit file), the finalized one whose 941 deposit is due."""
+    service = APPS[app].tool_map[tool]
+    names = APPS[app].service_tool_names
+    if service == "make_tax_deposit":
+        due = env.call(f"{app}.{names['list_tax_deposits']}", {"status": "Due"})["items"]
+        assert due, "no 941 deposit due"
+        return {"period_end": due[0]["period_end"]}
+    runs = env.call(f"{app}.{names['list_pay_runs']}", {})["items"]
+    return {"period_end": next(r["period_end"] for r in runs if r["status"] == "Calculated")}
+
+
+def _payroll_refusable(env, app: str) -> dict:
+    """A finalized payroll (finalized, its file transmitted) and one whose deposit was made."""
+    names = APPS[app].service_tool_names
+    runs = env.call(f"{app}.{names['list_pay_runs']}", {})["items"]
+    made = env.call(f"{app}.{names['list_tax_deposits']}", {"status": "Deposited"})["items"]
+    return {"finalized": next(r["period_end"] for r in runs if r["status"] == "Finalized"),
+            "deposited": made[0]["period_end"]}
+
+
+def _redteam_accepted(env, tool: str) -> dict:
+    """RedTeam's guarded sends on records it would send: a customer invoice drafted in the
+    episode (the book's are all sent or paid), a bid package whose RFQ is still a draft."""
+    if tool == "customer_invoice.submit":
+        drafted = env.call("redteam.customer_invoice.create",
+                           {"project_number": "1042", "period_end": "2026-06-30", "lines": ["1|1000.00"]})
+        return {"number": drafted["number"]}
+    return {"number": _first(env, "redteam.bid_packages.list", {"status": "Draft"})["number"]}
+
+
+def _track1099_accepted(env, tool: str) -> dict:
+    """A cart with a form in it, an accepted form whose copy was not delivered yet, a recipient
+    without a W-9."""
+    if tool == "forms.schedule_efile":
+        r = _first(env, "track1099.recipients.list", {"w9_status": "On file"})
+        form = env.call("track1099.forms.upsert", {"recipient_id": r["recipient_id"], "tax_year": 2025,
+                                                   "box1_nonemployee_comp": "1500.00"})
+        env.call("track1099.forms.cart.add", {"form_id": form["form_id"]})
+        return {"payer_id": r["payer_id"], "tax_year": 2025}
+    if tool == "forms.deliver_copies":
+        accepted = _first(env, "track1099.forms.list", {"status": "Accepted"})
+        return {"form_id": accepted["form_id"]}
+    return {"recipient_id": _first(env, "track1099.recipients.list", {"w9_status": "Requested"})["recipient_id"]}
 
 
 def _draft_cpr(env) -> dict:
@@ -160,12 +230,24 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "message.reply": {"message_id": "MSG-NOPE", "comment": "Thanks"},
     "message.forward": {"message_id": "MSG-NOPE", "to": ["name@example.com"]},
     "payments.disburse": {"requisition_id": 999999999},
+    "forms.schedule_efile": {"payer_id": 999999999, "tax_year": 2025},
+    "forms.deliver_copies": {"form_id": 999999999},
+    "w9.request": {"recipient_id": 999999999},
     "pay_app.submit": {"pay_app_id": 999999999},
     "afp.approve_step": {"afp_id": 999999999},
     "waiver.send": {"waiver_id": 999999999},
     "epayment.batch.release": {"batch_id": 999999999},
     "cpr.certify_and_submit": {"project_id": 999999999, "week_ending": "2026-06-27", "signer_name": "Renee Albright"},
+    "payments.approve": {"payment_id": 999999999},
+    "payments.release": {"payment_id": 999999999},
+    "positive_pay.decision.submit": {"presented_date": "2026-01-05"},
+    "admin.entitlements.change": {"login": "NOBODY", "service_name": "Payments", "permission": "Release"},
+    "customer_invoice.submit": {"number": MISSING},
+    "bid_package.send_rfq": {"number": MISSING},
 }
+for _spec in (s for s in APPS.values() if s.kind == "payroll"):  # a Saturday with no payroll
+    for _service in ("finalize_payroll", "create_direct_deposit_file", "make_tax_deposit"):
+        MISSING_RECORD[_spec.service_tool_names[_service]] = {"period_end": "1999-01-02"}
 for _spec in (s for s in APPS.values() if s.kind == "erp"):  # each ERP in its own words
     MISSING_RECORD[_erp_tool(_spec.name, "post_bill")] = {
         "vendor_id": _spec.manifest["erp"]["vendor_id_example"], "bill_number": MISSING}
@@ -265,10 +347,37 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("approve", f"{base}/afps/{ids['afp.approve_step']['afp_id']}/approve", {}),
                 ("send waiver", f"{base}/waivers/{ids['waiver.send']['waiver_id']}/send", {}),
                 ("release", f"{base}/epayments/{ids['epayment.batch.release']['batch_id']}/release", {})]
+    if APPS[app].kind == "payroll":
+        names = APPS[app].service_tool_names
+        out = []
+        for what, service, path in (("finalize", "finalize_payroll", "finalize"),
+                                    ("direct-deposit file", "create_direct_deposit_file", "dd-file"),
+                                    ("941 deposit", "make_tax_deposit", "tax-deposit")):
+            period = accepted_args(env, app, names[service], store)["period_end"]
+            out.append((what, f"{base}/payrolls/{period}/{path}", {}))
+        return out
+    if app == "redteam":
+        invoice = accepted_args(env, app, "customer_invoice.submit", store)["number"]
+        package = accepted_args(env, app, "bid_package.send_rfq", store)["number"]
+        return [("send invoice", f"{base}/projects/1042/customer-invoices/{invoice}/send", {}),
+                ("send rfq", f"{base}/bid-packages/{package}/send-rfq", {})]
     if app == "lcptracker":
         cpr = _draft_cpr(env)
         return [("certify and submit", f"{base}/projects/{cpr['project_id']}/payroll/{cpr['week_ending']}/certify",
                  {"signer_name": "Renee Albright"})]
+    if app == "track1099":
+        ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
+        return [("schedule e-file", f"{base}/cart/schedule", {k: str(v) for k, v in ids["forms.schedule_efile"].items()}),
+                ("deliver copy", f"{base}/forms/{ids['forms.deliver_copies']['form_id']}/deliver", {}),
+                ("request W-9", f"{base}/recipients/{ids['w9.request']['recipient_id']}/w9-request", {})]
+    if APPS[app].kind == "bank":
+        ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
+        return [("approve", f"{base}/payments/{ids['payments.approve']['payment_id']}/approve", {}),
+                ("release", f"{base}/payments/{ids['payments.release']['payment_id']}/release", {}),
+                ("submit decisions", f"{base}/positive-pay/submit",
+                 {"presented_date": ids["positive_pay.decision.submit"]["presented_date"]}),
+                ("entitlement change", f"{base}/administration/entitlements",
+                 {**ids["admin.entitlements.change"], "grant": "true"})]
     post = _erp_tool(app, "post_bill")
     bill = _bill_id(env, app, accepted_args(env, app, post, store))
     out = [("post", f"{base}/ap/bills/{bill}/post", {}), ("payment run", f"{base}/ap/payment-run", {})]
@@ -291,6 +400,13 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
 def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
     """(what, url, form) of each guarded button pressed where the product refuses it."""
     base = APPS[app].base_path
+    if APPS[app].kind == "bank":
+        return [("approve, no such payment", f"{base}/payments/999999999/approve", {}),
+                ("approve, a draft", f"{base}/payments/{{draft}}/approve", {}),
+                ("release, not approved", f"{base}/payments/{{pending}}/release", {}),
+                ("submit, nothing staged", f"{base}/positive-pay/submit", {"presented_date": "{day}"}),
+                ("entitlement, no such user", f"{base}/administration/entitlements",
+                 {"login": "NOBODY", "service_name": "Payments", "permission": "Release", "grant": "true"})]
     return {
         "box": [("share, no such file", f"{base}/file/999999999/share", {"access": "open"}),
                 ("sign, bad signer", f"{base}/file/{{file}}/sign", {"signer_email": "nobody"}),
@@ -303,6 +419,12 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                         ("certify, no signer", f"{base}/projects/{{project}}/payroll/{{week}}/certify", {"signer_name": " "}),
                         ("certify, already submitted", f"{base}/projects/{{project}}/payroll/{{submitted}}/certify",
                          {"signer_name": "Renee Albright"})],
+        "track1099": [("schedule, no such payer", f"{base}/cart/schedule", {"payer_id": "999999999", "tax_year": "2025"}),
+                      ("schedule, empty cart", f"{base}/cart/schedule", {"payer_id": "{payer}", "tax_year": "2026"}),
+                      ("deliver, a draft", f"{base}/forms/{{draft}}/deliver", {}),
+                      ("deliver, no such form", f"{base}/forms/999999999/deliver", {}),
+                      ("request W-9, already on file", f"{base}/recipients/{{on_file}}/w9-request", {}),
+                      ("request W-9, no such recipient", f"{base}/recipients/999999999/w9-request", {})],
         "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
                     ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
         "gcpay": [("submit, no such pay app", f"{base}/pay-apps/999999999/submit", {}),
@@ -310,9 +432,21 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                   ("approve, paid AFP", f"{base}/afps/{{paid}}/approve", {}),
                   ("send, signed waiver", f"{base}/waivers/{{signed}}/send", {}),
                   ("release, no such batch", f"{base}/epayments/999999999/release", {})],
-    }.get(app, [("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
+        "redteam": [("send, no such invoice", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),
+                    ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {}),
+                    ("rfq, no such package", f"{base}/bid-packages/{MISSING}/send-rfq", {}),
+                    ("rfq, already awarded", f"{base}/bid-packages/{{awarded}}/send-rfq", {})],
+    }.get(app) or (_refused_payroll_buttons(app) if APPS[app].kind == "payroll" else None) or ([("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
                 ("payment run, no such bill", f"{base}/ap/payment-run", {"bill_numbers": MISSING})]
                     + _refused_erp_buttons(app))
+
+
+def _refused_payroll_buttons(app: str) -> list[tuple[str, str, dict]]:
+    base = APPS[app].base_path
+    return [("finalize, no such payroll", f"{base}/payrolls/1999-01-02/finalize", {}),
+            ("finalize, already finalized", f"{base}/payrolls/{{finalized}}/finalize", {}),
+            ("direct-deposit file, already transmitted", f"{base}/payrolls/{{finalized}}/dd-file", {}),
+            ("941 deposit, already deposited", f"{base}/payrolls/{{deposited}}/tax-deposit", {})]
 
 
 def _refused_erp_buttons(app: str) -> list[tuple[str, str, dict]]:
@@ -378,13 +512,29 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
             fill = {"approved": _first(env, "gcpay.pay_apps.list", {"project_code": "GC-3100", "status": "Approved"})["pay_app_id"],
                     "paid": _first(env, "gcpay.afps.list", {"status": "Paid"})["afp_id"],
                     "signed": _first(env, "gcpay.waivers.list", {"status": "Signed"})["waiver_id"]}
+        elif APPS[app].kind == "payroll":
+            fill = _payroll_refusable(env, app)
+        elif app == "redteam":
+            paid = _first(env, "redteam.customer_invoices.list", {"status": "Paid"})
+            fill = {"job": paid["project_number"], "paid": paid["number"],
+                    "awarded": _first(env, "redteam.bid_packages.list", {"status": "Awarded"})["number"]}
         elif app == "lcptracker":
             cpr = _draft_cpr(env)
             cprs = env.call("lcptracker.projects.get", {"project_id": cpr["project_id"]})["cprs"]
             fill = {"project": cpr["project_id"], "week": cpr["week_ending"],
                     "submitted": next(c["week_ending"] for c in cprs if c["status"] == "Submitted")}
+        elif app == "track1099":
+            on_file = _first(env, "track1099.recipients.list", {"w9_status": "On file"})
+            draft = env.call("track1099.forms.upsert", {"recipient_id": on_file["recipient_id"], "tax_year": 2025,
+                                                        "box1_nonemployee_comp": "900.00"})
+            fill = {"payer": on_file["payer_id"], "draft": draft["form_id"], "on_file": on_file["recipient_id"]}
+        elif APPS[app].kind == "bank":
+            fill = {"draft": _first(env, f"{app}.payments.list", {"status": "Draft"})["payment_id"],
+                    "pending": _first(env, f"{app}.payments.list", {"status": "Pending Approval"})["payment_id"],
+                    "day": env.call(f"{app}.positive_pay.exceptions.list", {})["presented_date"]}
         for what, url, form in refused_buttons(app):
             before, logged = episode.snapshot(), len(episode.guard_log)
+            form = {k: v.format(**fill) if isinstance(v, str) else v for k, v in form.items()}
             resp = post_form(client, url.format(**fill), form)
             body = resp.get_data(as_text=True)
             assert 400 <= resp.status_code < 500, (what, resp.status_code)
@@ -404,7 +554,7 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
 def _guarded_models():
     out = []
     for name, spec in sorted(APPS.items()):
-        models = importlib.import_module(f"portals.{spec.kind}.models")
+        models = importlib.import_module(f"portals.{spec.kind}.{spec.manifest.get('models', 'models')}")
         for cls in sorted({m.class_ for m in models.Base.registry.mappers}, key=lambda c: c.__name__):
             for attr, states in getattr(cls, "__money_states__", {}).items():
                 for state in sorted(states):

@@ -11,8 +11,10 @@ episode's state is what it was. That is checked through the admin API after each
 `GET /admin/episodes/<id>/snapshot/digest` is the sha256 of each app's canonical snapshot, so
 one small read stands for a whole-snapshot comparison, and the digest is checked against the
 full snapshot at the start and end of each app's run. Each app runs in an episode of its own.
-Examples are few and derandomized (schemathesis draws whether to follow a link with a random
-of its own), so the run is bounded.
+Examples are few and derandomized, so the run is bounded. Each stateful scenario starts from the
+episode reset to its seeded book. Every failed check is recorded as the call is judged, so
+Hypothesis replaying a scenario differently (which it reports as a flaky strategy) can never
+hide a failure.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import pytest
 schemathesis = pytest.importorskip("schemathesis")
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis.errors import FlakyStrategyDefinition  # noqa: E402
 from schemathesis import GenerationMode  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
 from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,  # noqa: E402
@@ -44,7 +47,11 @@ def fits(case) -> bool:
     """Whether the body as it is sent fits the tool's published schema (a JSON object that
     validates). The agent token is always sent, so only the body can break the document."""
     schema = case.operation.definition.raw["requestBody"]["content"]["application/json"]["schema"]
-    return isinstance(case.body, dict) and jsonschema.Draft7Validator(schema).is_valid(case.body)
+    if not isinstance(case.body, dict):
+        return False
+    # OpenAPI 3.0's `nullable` (an optional argument sent as null is not sent) is not Draft 7's
+    body = {k: v for k, v in case.body.items() if not (v is None and schema["properties"].get(k, {}).get("nullable"))}
+    return jsonschema.Draft7Validator(schema).is_valid(body)
 
 
 class Sandbox:
@@ -65,6 +72,7 @@ class Sandbox:
         self.state = self.digest()
         self.check_digest_is_the_snapshot()
         self.counts = {"refused": 0, "ok": 0, "wrote": 0, "digests": 0}
+        self.failures: list[str] = []  # every failed check, as it happened
 
     def digest(self) -> str:
         return self.server.admin("GET", f"/episodes/{self.id}/snapshot/digest")[self.app]
@@ -79,6 +87,13 @@ class Sandbox:
     def judge(self, case, resp) -> dict:
         """Check one answer; a body that breaks the tool's schema must be refused; check a
         refusal (or a read, or a guarded call) changed nothing."""
+        try:
+            return self._judge(case, resp)
+        except Exception as exc:
+            self.failures.append(f"{case.operation.label} -> {resp.status_code}: {type(exc).__name__}: {exc}"[:600])
+            raise
+
+    def _judge(self, case, resp) -> dict:
         case.validate_response(resp, checks=CHECKS)
         what = f"{case.operation.label} {json.dumps(case.body, default=str)[:300]} -> {resp.status_code}"
         assert resp.status_code < 500, what
@@ -148,11 +163,12 @@ def test_every_tool_answers_fuzzed_calls_with_a_result_or_a_refusal_that_changes
 
 def test_the_published_links_mostly_resolve_against_the_seeded_book(sandboxes):
     """The links are derived from the schemas (a list filtered on `vendor_id` lists rows that carry
-    it); against the seeded data most of them do hand the target a value, in all but one app.
-    (A list whose rows leave the field out, as Box's folder listing does, or that answers no
-    rows, resolves to nothing, and schemathesis then generates the value.)"""
+    it); against the seeded data most of them do hand the target a value, in every app that
+    publishes links but one. (A list whose rows leave the field out, as Box's folder listing does,
+    or that answers no rows, resolves to nothing, and schemathesis then generates the value. An
+    app none of whose lists filters on a key another tool takes, as CashPro's, has no links.)"""
     resolved = unresolved = 0
-    apps_resolving = set()
+    apps_resolving, apps_linking = set(), set()
     for app, box in sandboxes.items():
         by_app = 0
         for label, operation in sorted(box.operations.items()):
@@ -161,6 +177,7 @@ def test_the_published_links_mostly_resolve_against_the_seeded_book(sandboxes):
             if not links or body.get("required"):
                 continue
             rows = box.call(operation.Case(body={})).get("items") or []
+            apps_linking.add(app)
             for link in links.values():
                 (name, pointer), = link["requestBody"].items()
                 assert pointer == f"$response.body#/items/0/{name}"
@@ -171,7 +188,8 @@ def test_the_published_links_mostly_resolve_against_the_seeded_book(sandboxes):
                     unresolved += 1
         if by_app:
             apps_resolving.add(app)
-    assert len(apps_resolving) >= len(APPS) - 2, apps_resolving
+    assert len(apps_linking) >= len(APPS) / 2, sorted(apps_linking)
+    assert len(apps_resolving) >= len(apps_linking) - 1, sorted(apps_linking - apps_resolving)
     assert resolved >= 3 * unresolved and resolved > 50, (resolved, unresolved)
 
 
@@ -183,6 +201,12 @@ def workflow(box: Sandbox):
     judging every answer as the one-tool fuzz does."""
 
     class Workflow(box.schema.as_state_machine()):
+        def setup(self):
+            # From the seeded book every time: a write an earlier scenario made would change
+            # what the same choices meet.
+            box.server.admin("POST", f"/episodes/{box.id}/reset")
+            box.state = box.digest()
+
         def get_call_kwargs(self, case):
             return {"base_url": box.server.url, "headers": box.auth, "timeout": 60}
 
@@ -203,7 +227,15 @@ def test_stateful_sequences_follow_the_links_and_keep_every_refusal_harmless(san
     if not any(op.definition.raw["responses"]["200"].get("links") for op in box.operations.values()):
         pytest.skip(f"no list tool of {app} filters on a key its other tools require, so it publishes no links")
     before = dict(box.counts)
-    workflow(box).run(settings=settings(max_examples=STATEFUL_SCENARIOS, stateful_step_count=6, **FAST))
+    box.failures.clear()
+    try:
+        workflow(box).run(settings=settings(max_examples=STATEFUL_SCENARIOS, stateful_step_count=6, **FAST))
+    except FlakyStrategyDefinition:
+        # Hypothesis met a scenario that drew differently from an earlier one with the same
+        # prefix (schemathesis picks some link values outside its data tree) and stops there;
+        # every call made until then was judged, and a failed check is in box.failures.
+        pass
+    assert not box.failures, box.failures[:5]
     assert box.counts["ok"] + box.counts["refused"] - before["ok"] - before["refused"] >= STATEFUL_SCENARIOS, box.counts
     assert not box.server.server_errors()
 

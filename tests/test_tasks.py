@@ -18,10 +18,12 @@ def test_the_suite_is_the_papers_instances():
         + ["cf_C_invoice_code_9140"]
         + [f"cf_C_coi_hold_{v}" for v in ("V1000", "V1002", "V1003", "V1005", "V1006", "V1007")]
         + [f"cf_A_etc_forecast_{j}" for j in ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012")]
-        + [f"cf_G_sub_accrual_{j}" for j in ("1042", "2014", "2200", "3100", "3412", "4012")]
+        + [f"cf_G_sub_accrual_{j}" for j in ("1042", "2014", "2200", "3100", "3412", "4012", "9427")]
         + [f"cf_B_aia_g702_{j}" for j in ("2014", "2041", "2780", "3394", "3412", "4012")]
         + [f"cf_A_change_order_{j}" for j in ("3100", "5965", "7048", "9427")]
-        + [f"cf_P_certified_payroll_{j}" for j in ("1042", "1990", "2014", "2041", "2200", "3100")])
+        + [f"cf_P_certified_payroll_{j}" for j in ("1042", "1990", "2014", "2041", "2200", "3100")]
+        + [f"cf_T_positive_pay_{b}" for b in ("amount", "day", "duplicate", "loaded_twice", "payee", "stale", "void")]
+        + [f"cf_R_1099nec_2025_{g}" for g in "abcdefg"])
 
 
 def test_the_forecast_task_matches_the_papers_example_and_starts_stale(store):

@@ -37,8 +37,12 @@ def _error_response(description: str) -> dict:
 
 
 def _body_schema(parameters: dict) -> dict:
-    """The tool's parameters schema as OpenAPI 3.0 reads it (an empty `required` is left out)."""
+    """The tool's parameters schema as OpenAPI 3.0 reads it (an empty `required` is left out).
+    An optional argument sent as null is taken as not sent, so the document says it is nullable."""
     schema = copy.deepcopy(parameters)
+    for name, prop in schema.get("properties", {}).items():
+        if name not in schema.get("required", []):
+            prop["nullable"] = True
     if not schema.get("required"):
         schema.pop("required", None)  # 3.0 wants a non-empty list or none
     return schema

@@ -1,7 +1,8 @@
 """A disk cache of seeded app templates, so each process does not re-seed the whole book.
 
 The key covers every input of seeding: the book's bytes, seed, clock, the app, the source of
-the whole `portals` package and the versions of the libraries that shape the bytes. Set
+the whole `portals` package and of `seeds/`, and the versions of the libraries that shape the
+bytes. Set
 `CFAB_TEMPLATE_CACHE=off` to always seed (the determinism tests do).
 
 A cache file ends in a checksum of its bytes. A file that is truncated or altered (a kill in
@@ -20,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 PORTALS = Path(__file__).resolve().parent.parent
+SEEDS = PORTALS.parent / "seeds"
 CACHE_DIR = Path(os.environ.get("CFAB_CACHE_DIR", PORTALS.parent / ".cache" / "templates"))
 MAGIC = b"CFABSHA2"  # then the sha256 of everything before it
 TRAILER = len(MAGIC) + 32
@@ -33,10 +35,12 @@ def enabled() -> bool:
 @lru_cache(maxsize=1)
 def _source_digest() -> str:
     digest = hashlib.sha256()
-    for path in sorted(PORTALS.rglob("*.py")) + sorted(PORTALS.rglob("*.toml")):
-        digest.update(str(path.relative_to(PORTALS)).encode())
+    # seeds/ too: a portal may seed from a module there at seeding time (seeds/treasury.py), so its
+    # source is an input of the template as the book's bytes are
+    for path in sorted(PORTALS.rglob("*.py")) + sorted(PORTALS.rglob("*.toml")) + sorted(SEEDS.glob("*.py")):
+        digest.update(str(path.relative_to(PORTALS.parent)).encode())
         digest.update(path.read_bytes())
-    for package in ("sqlalchemy", "fpdf2", "pypdf"):
+    for package in ("sqlalchemy", "fpdf2", "pypdf", "bai2"):
         try:
             digest.update(f"{package}={metadata.version(package)}".encode())
         except metadata.PackageNotFoundError:

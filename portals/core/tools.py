@@ -197,7 +197,7 @@ def _coerce(p: Param, raw: Any) -> Any:
         items = raw if isinstance(raw, list) else [s for s in str(raw).split(",")]
         out = []
         for item in items:
-            if not isinstance(item, (str, int)) or isinstance(item, bool):
+            if not isinstance(item, str):
                 raise ToolError(f"{label} must be a list of text values.", p.name)
             text = str(item).strip()
             _check_encodable(text, label, p.name)
@@ -208,8 +208,8 @@ def _coerce(p: Param, raw: Any) -> Any:
         if len(out) > 100:
             raise ToolError(f"{label} has more than 100 entries.", p.name)
         return out
-    if not isinstance(raw, (str, int)) or isinstance(raw, bool):
-        raise ToolError(f"{label} must be text.", p.name)
+    if not isinstance(raw, str):  # the schema says text; a number sent here is refused, not guessed
+        raise ToolError(f"{label} must be text, not {str(raw)[:40]!r}.", p.name)
     text = str(raw)
     _check_encodable(text, label, p.name)
     if "\x00" in text:

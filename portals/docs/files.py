@@ -9,20 +9,11 @@ from pypdf import PdfReader
 
 from sqlalchemy import select
 
-from portals.core.errors import NotFound, ToolError
+from portals.core.errors import NotFound
+from portals.core.paging import check_paging  # noqa: F401  (callers import it from here)
 
 from .models import File, Folder, MetadataValue
 from .pdf import render_pdf
-
-MAX_PER_PAGE = 100
-
-
-def check_paging(page: int, per_page: int) -> None:
-    if page < 1:
-        raise ToolError("Page must be 1 or more.", "page")
-    if not 1 <= per_page <= MAX_PER_PAGE:
-        raise ToolError(f"Per page must be between 1 and {MAX_PER_PAGE}.", "per_page")
-
 
 def get_file(session, file_id: int) -> File:
     row = session.get(File, file_id)

@@ -60,7 +60,7 @@ def job(ctx, job_number: str, field: str = "project_id") -> Job:
     row = ctx.session.get(Job, text)
     if row is None:
         word, example = ctx.spec.word("job").lower(), _example(ctx, "job_example")
-        shape = f"; {word}s look like {example}" if example else ""
+        shape = f"; {ctx.spec.word('jobs').lower()} look like {example}" if example else ""
         raise NotFound(f"There is no {word} {text!r} in {ctx.spec.label}{shape}.", field)
     return row
 
@@ -73,7 +73,7 @@ def cost_code(ctx, code: str, field: str = "task_id", project: str | None = None
     if row is not None:
         return row
     word = ctx.spec.word("cost_code")
-    shape = f"{word.lower()}s look like {erp_settings(ctx.spec).cost_code_example}"
+    shape = f"{ctx.spec.word('cost_codes').lower()} look like {erp_settings(ctx.spec).cost_code_example}"
     if project:
         raise NotFound(f"{word} {text!r} is not a {word.lower()} of {ctx.spec.word('job').lower()} "
                        f"{project}; {shape}.", field)
@@ -104,7 +104,9 @@ def bill_row(b: APBill, vendor_name: str | None = None) -> dict:
 def vendor_row(v: Vendor) -> dict:
     return {"vendor_id": v.vendor_key, "name": v.name, "dba": v.dba, "trade": v.trade,
             "address": v.address, "city": v.city, "state": v.state, "zip": v.zip, "email": v.email,
-            "phone": v.phone, "is_1099": v.is_1099, "status": v.status, "coi_expires": v.coi_expires}
+            "phone": v.phone, "tin": v.tin, "is_1099": v.is_1099, "form_1099": v.form_1099,
+            "entity_type": v.entity_type, "w9_on_file": v.w9_on_file, "status": v.status,
+            "coi_expires": v.coi_expires}
 
 
 def job_row(j: Job) -> dict:

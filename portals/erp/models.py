@@ -80,6 +80,11 @@ class Vendor(Base):
     email: Mapped[str] = mapped_column(String(200))
     phone: Mapped[str] = mapped_column(String(30))
     is_1099: Mapped[bool] = mapped_column(Boolean)
+    # the vendor master's tax fields, from the W-9 on file: the 1099 form the vendor is set up for,
+    # the entity type (federal tax classification) and whether a W-9 is on file at all
+    form_1099: Mapped[str | None] = mapped_column(String(8))
+    entity_type: Mapped[str | None] = mapped_column(String(40))
+    w9_on_file: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(12))
     # the compliance record: when the certificate of insurance on file expires, as last entered
     coi_expires: Mapped[str | None] = mapped_column(String(10))
@@ -229,7 +234,7 @@ class BillLine(Base):
 
 
 class Payment(Base):
-    """An AP payment (a check or ACH) that paid bills. Every row is money that moved, so only
+    """An AP payment (a check, an ACH or a company-card payment) that paid bills. Every row is money that moved, so only
     seeding writes them; creating a payment is a guarded action."""
 
     __tablename__ = "payments"
@@ -326,6 +331,9 @@ class Entity(Base):
     state: Mapped[str] = mapped_column(String(2))
     currency: Mapped[str] = mapped_column(String(3))
     status: Mapped[str] = mapped_column(String(10))
+    # the last day of the entity's last closed period (its books are closed through it), when the
+    # entity closed a month early; otherwise the company's rule (months before this one are closed)
+    books_closed_through: Mapped[str | None] = mapped_column(String(10), nullable=True)
 
 
 class EntityProject(Base):

@@ -68,7 +68,10 @@ def seed(session, book: dict, rng, clock, spec) -> None:
                            dba=None, trade=v.get("trade", ""), tin=v.get("tin", ""),
                            address=v.get("address", ""), city=v.get("city", ""), state=v.get("state", ""),
                            zip=str(v.get("zip", "")), email=v.get("email", ""), phone=v.get("phone", ""),
-                           is_1099=bool(v.get("is_1099")), status=v.get("status", "active"),
+                           is_1099=bool(v.get("is_1099")), form_1099="NEC" if v.get("is_1099") else None,
+                           entity_type=v.get("entity_type") if v.get("w9_on_file") else None,
+                           w9_on_file=bool(v.get("w9_on_file")),
+                           status=v.get("status", "active"),
                            coi_expires=v.get("coi_expires")))
 
     budgets = defaultdict(lambda: [Decimal(0)] * 3)

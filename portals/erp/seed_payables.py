@@ -1,20 +1,18 @@
 """Seed bill line items, retainage held and released, and the payment history of paid bills."""
 from __future__ import annotations
 
-from collections import defaultdict
-from datetime import date, timedelta
 from decimal import Decimal
 
 from sqlalchemy import select
 
 from portals.core.money import CENT
+from seeds import treasury
 
 from .bill_lines import default_account
 from .models import APBill, BillLine, Commitment, EntityProject, GLAccount, Payment, PaymentDetail, Retainage
 from .seed_extra import offers
 
 SALES_TAX = Decimal("0.0675")  # state and county rate on material invoices
-FRIDAY = 4
 
 
 def seed(session, book, streams, clock, spec, keys) -> None:
@@ -25,7 +23,7 @@ def seed(session, book, streams, clock, spec, keys) -> None:
     if offers(spec, "query_retainage", "release_retainage"):
         held = _retainage(session, book, bills, clock)
     if offers(spec, "query_payments", "create_payment"):
-        _payments(session, bills, held, streams("payments"), clock)
+        _payments(session, book, bills, held, clock)
 
 
 def _bill_lines(session, bills, rng) -> None:
@@ -53,90 +51,49 @@ def _bill_lines(session, bills, rng) -> None:
 
 def _retainage(session, book, bills, clock) -> dict:
     """Retainage withheld on each subcontract bill (the pay application's own figure when the book
-    has it); a complete subcontract's retainage was released after its last bill."""
+    has it); a complete subcontract's retainage was released after its last bill. The figures are
+    the company's own (seeds/treasury.py), so the bank's payments tie to them."""
     commitments = {c.number: c for c in session.scalars(select(Commitment))}
-    from_requisitions = {(r.get("commitment"), r.get("invoice_number")): r.get("retainage")
-                         for r in book.get("requisitions", [])}
-    last_bill = defaultdict(str)
-    for bill in bills:
-        if bill.commitment:
-            last_bill[bill.commitment] = max(last_bill[bill.commitment], bill.bill_date)
-    yesterday = clock.today() - timedelta(days=1)
+    figures = treasury.retainage_held(book, clock.today())
     held, n = {}, 0
     for bill in bills:
         c = commitments.get(bill.commitment or "")
-        pct = Decimal(c.retainage_pct or "0") if c else Decimal(0)
-        if c is None or c.type != "subcontract" or pct <= 0 or bill.state != "posted":
+        figure = figures.get(bill.bill_id)
+        if c is None or figure is None or bill.state != "posted":
             continue
-        figure = from_requisitions.get((c.number, bill.bill_number))
-        amount = Decimal(str(figure)) if figure else (bill.amount * pct / 100).quantize(CENT)
-        released = c.status == "Complete" and bill.status == "paid"
-        when = min(date.fromisoformat(last_bill[c.number]) + timedelta(days=45), yesterday) if released else None
+        when = figure["released"]
         n += 1
         row = Retainage(retainage_id=f"RET-{n:05d}", bill_id=bill.bill_id, vendor_key=bill.vendor_key, job=bill.job,
-                        commitment=c.number, retainage_pct=c.retainage_pct, held=amount,
-                        state="released" if released else "held",
-                        released_date=when.isoformat() if when else None, release_payment_id=None)
+                        commitment=c.number, retainage_pct=c.retainage_pct, held=figure["held"],
+                        state="released" if when else "held", released_date=when, release_payment_id=None)
         session.add(row)
         held[bill.bill_id] = row
     return held
 
 
-def _friday_on_or_before(day: date) -> date:
-    return day - timedelta(days=(day.weekday() - FRIDAY) % 7)
+CARD_ACCOUNT = "Company card (corporate Visa)"
 
 
-def _payments(session, bills, held, rng, clock) -> None:
-    """Weekly check runs: each paid bill is paid net of its retainage on the Friday before it is
-    due; released retainage is paid by its own payment. A few checks were voided and reissued."""
-    today = clock.today()
-    cap = _friday_on_or_before(today - timedelta(days=1))
+def _payments(session, book, bills, held, clock) -> None:
+    """The company's AP payments (seeds/treasury.py: weekly check runs and ACH, a few checks voided
+    and reissued, two old checks never cashed) in this product's keys: its vendor key, the entity
+    of the paid bills' job, the operating cash account."""
     entity = {e.job: e.entity_id for e in session.scalars(select(EntityProject))}
+    by_id = {b.bill_id: b for b in bills}
     cash = session.scalar(select(GLAccount).where(GLAccount.title.ilike("%operating cash%")))
     bank = f"{cash.account} {cash.title}" if cash else "Operating"
-    groups = defaultdict(list)  # (date, vendor, entity, kind) -> [(bill, amount)]
-    for bill in bills:
-        if bill.status != "paid" or bill.state != "posted":
+    for p in treasury.disbursements(book, clock.today()):
+        paid = [(by_id[bill_id], amount) for bill_id, amount in p["bills"] if bill_id in by_id]
+        if not paid:
             continue
-        due = date.fromisoformat(bill.due_date)
-        earliest = date.fromisoformat(bill.bill_date) + timedelta(days=7)
-        when = min(max(_friday_on_or_before(due - timedelta(days=3)), _friday_on_or_before(earliest + timedelta(days=6))),
-                   cap)
-        retained = held.get(bill.bill_id)
-        net = bill.amount - (retained.held if retained else Decimal(0))
-        groups[(when.isoformat(), bill.vendor_key, entity.get(bill.job, ""), "bills")].append((bill, net))
-        if retained is not None and retained.state == "released":
-            release = _friday_on_or_before(date.fromisoformat(retained.released_date) + timedelta(days=6))
-            release = min(release, cap)
-            groups[(release.isoformat(), bill.vendor_key, entity.get(bill.job, ""), "retainage")].append(
-                (bill, retained.held))
-    methods = {}
-    check, ach_on = 40001, defaultdict(int)
-    n = 0
-    for (when, vendor, ent, kind), paid in sorted(groups.items()):
-        method = methods.setdefault(vendor, "ACH" if rng.random() < 0.35 else "Check")
-        voided = method == "Check" and rng.random() < 0.01
-        for attempt in (("voided", when), ("reissued", _reissue(when, cap))) if voided else (("paid", when),):
-            n += 1
-            state, day = attempt
-            if method == "Check":
-                document, check = str(check), check + 1
-            else:
-                ach_on[day] += 1
-                document = f"ACH-{day.replace('-', '')}-{ach_on[day]:03d}"
-            payment_id = f"PYMT-{n:05d}"
-            final = state if state == "voided" else ("cleared" if date.fromisoformat(day) <= today - timedelta(days=21)
-                                                     else "paid")
-            session.add(Payment(payment_id=payment_id, vendor_key=vendor, entity_id=ent, payment_date=day,
-                                method=method, document_number=document, bank_account=bank, kind=kind,
-                                amount=sum((a for _b, a in paid), start=Decimal("0.00")), state=final))
-            for bill, amount in paid:
-                session.add(PaymentDetail(detail_key=f"{payment_id}|{bill.bill_id}", payment_id=payment_id,
-                                          bill_id=bill.bill_id, amount=amount,
-                                          state="voided" if state == "voided" else "applied"))
-                if kind == "retainage" and state != "voided":
-                    held[bill.bill_id].release_payment_id = payment_id
-
-
-def _reissue(when: str, cap: date) -> str:
-    return min(date.fromisoformat(when) + timedelta(days=7), cap).isoformat()
+        first = paid[0][0]
+        session.add(Payment(payment_id=p["payment_id"], vendor_key=first.vendor_key, entity_id=entity.get(first.job, ""),
+                            payment_date=p["date"], method=p["method"], document_number=p["number"],
+                            bank_account=CARD_ACCOUNT if p["method"] == "Card" else bank,
+                            kind=p["kind"], amount=p["amount"], state=p["status"]))
+        for bill, amount in paid:
+            session.add(PaymentDetail(detail_key=f"{p['payment_id']}|{bill.bill_id}", payment_id=p["payment_id"],
+                                      bill_id=bill.bill_id, amount=amount,
+                                      state="voided" if p["status"] == "voided" else "applied"))
+            if p["kind"] == "retainage" and p["status"] != "voided" and bill.bill_id in held:
+                held[bill.bill_id].release_payment_id = p["payment_id"]

@@ -47,11 +47,13 @@ def _entities(session, book, spec, jobs) -> None:
     for j in jobs:
         count[j.state] += 1
     step = int(erp.get("entity_id_step", 100))
+    closed = erp.get("books_closed_through_by_state", {})
     ids = {}
     for n, state in enumerate(sorted(count, key=lambda s: (-count[s], s)), start=1):
         ids[state] = str(n * step)
         name = f"{company.split(',')[0]} – {STATE_NAMES.get(state, state)}"
-        session.add(Entity(entity_id=ids[state], name=name, state=state, currency="USD", status="active"))
+        session.add(Entity(entity_id=ids[state], name=name, state=state, currency="USD", status="active",
+                           books_closed_through=closed.get(state)))
     session.add_all(EntityProject(job=j.job, entity_id=ids[j.state]) for j in jobs)
 
 
