@@ -86,6 +86,39 @@ def retainage_held(book: dict, today: date) -> dict[str, dict]:
     return out
 
 
+def plan(book: dict) -> dict:
+    """The private split's salted plan of the bank's day (tasks/families/t_positive_pay.py puts it
+    in a private book's meta); the public book has none, and then nothing below changes."""
+    return book.get("meta", {}).get("positive_pay") or {}
+
+
+def card_vendors(book: dict) -> tuple:
+    """The 1099 subcontractors that also take the card: the book's, and in a private world the
+    ones its salt added (tasks/families/r_1099nec.py)."""
+    return CARD_VENDORS + tuple(book.get("meta", {}).get("card_vendors", ()))
+
+
+def card_key(book: dict, payment: dict) -> tuple:
+    """What decides whether the card took a payment: for a card taker a private salt added, salted
+    too (the public book's keys unchanged)."""
+    meta = book.get("meta", {})
+    if meta.get("card_salt") and payment["vendor_id"] in meta.get("card_vendors", ()):
+        return "card", meta["card_salt"], payment["payment_id"]
+    return "card", payment["payment_id"]
+
+
+def forget() -> None:
+    """Drop the cached registers: a private world's salt edits its book in place after a family
+    may already have read the register."""
+    _disbursements.cache_clear()
+
+
+def _salted(book: dict, *parts) -> tuple:
+    """A hash key, with the plan's salt in it when the book has one (the public keys unchanged)."""
+    salt = plan(book).get("salt")
+    return (parts[0], salt, *parts[1:]) if salt else parts
+
+
 def _key(book: dict) -> tuple:
     return (book.get("meta", {}).get("seed", 7), len(book.get("ap_bills", [])), len(book.get("vendors", [])))
 
@@ -167,14 +200,15 @@ def _disbursements(frozen: _Frozen, today: date) -> tuple:
     # Two old checks were never cashed: still outstanding, now stale-dated.
     old = [p for p in out if p["method"] == "Check" and p["status"] == "cleared" and p["kind"] == "bills"
            and today - timedelta(days=330) <= date.fromisoformat(p["date"]) <= today - timedelta(days=STALE_DAYS + 20)]
-    for p in sorted(old, key=lambda p: _h("stale", p["number"]))[:2]:
+    for p in sorted(old, key=lambda p: _h(*_salted(book, "stale", p["number"])))[:2]:
         p["status"] = "paid"
         p["stale"] = True
     # A few vendors paid by ACH also take the company card for some invoices (the card network
     # reports those on a 1099-K, so they stay off the company's 1099-NEC).
+    card_takers = card_vendors(book)
     for p in out:
-        if p["method"] == "ACH" and (p["vendor_id"] in CARD_VENDORS or _h("card-vendor", p["vendor_id"]) % 100 < CARD_VENDOR_PCT) \
-                and p["amount"] <= CARD_LIMIT and _h("card", p["payment_id"]) % 100 < CARD_PAYMENT_PCT:
+        if p["method"] == "ACH" and (p["vendor_id"] in card_takers or _h("card-vendor", p["vendor_id"]) % 100 < CARD_VENDOR_PCT) \
+                and p["amount"] <= CARD_LIMIT and _h(*card_key(book, p)) % 100 < CARD_PAYMENT_PCT:
             p["method"], p["number"] = "Card", f"CARD-{p['date'].replace('-', '')}-{p['seq']:05d}"
     # The law firm (added to the book last) is paid by manual check from its own stock, numbered
     # after every other payment so none of theirs moves.
@@ -216,13 +250,14 @@ def presented_on(check: dict) -> date | None:
     return add_business_days(date.fromisoformat(check["date"]), 2 + _h("present", check["number"]) % 9)
 
 
-def _transposed(amount: Decimal) -> Decimal:
-    """The amount with two neighbouring unequal digits swapped (a keying error)."""
+def _transposed(amount: Decimal, pick: int = 0) -> Decimal:
+    """The amount with two neighbouring unequal digits swapped (a keying error): the `pick`-th such
+    pair from the dollars' last digit leftwards (the public day's is the first)."""
     digits = list(f"{amount:.2f}".replace(".", ""))
-    for i in range(len(digits) - 3, 0, -1):
-        if digits[i] != digits[i - 1]:
-            digits[i], digits[i - 1] = digits[i - 1], digits[i]
-            break
+    pairs = [i for i in range(len(digits) - 3, 0, -1) if digits[i] != digits[i - 1]]
+    if pairs:
+        i = pairs[pick % len(pairs)]
+        digits[i], digits[i - 1] = digits[i - 1], digits[i]
     return Decimal("".join(digits)) / 100
 
 
@@ -235,8 +270,9 @@ def positive_pay_day(book: dict, today: date) -> dict:
     checks = [p for p in disbursements(book, today) if p["method"] == "Check"]
     by_number = {p["number"]: p for p in checks}
     presented = [p for p in checks if presented_on(p) == today]
+    salted = plan(book)
     fresh = sorted((p for p in checks if p["status"] == "paid" and not p.get("stale") and presented_on(p)
-                    and presented_on(p) >= today), key=lambda p: (_h("pp", today, p["number"])))
+                    and presented_on(p) >= today), key=lambda p: (_h(*_salted(book, "pp", today, p["number"]))))
     used: set[str] = set()
 
     def take(pred) -> dict | None:
@@ -265,11 +301,12 @@ def positive_pay_day(book: dict, today: date) -> dict:
             "the payee is the issued payee with its words abbreviated")
     other = take(lambda p: True)
     if other:
-        add("payee_different", other, other["number"], other["amount"], "MARCUS T WHITFIELD", "Return",
+        add("payee_different", other, other["number"], other["amount"], salted.get("payee", "MARCUS T WHITFIELD"), "Return",
             "the payee is a person the check was never written to")
-    keyed = take(lambda p: _transposed(p["amount"]) != p["amount"])
+    swap = salted.get("transpose", 0)
+    keyed = take(lambda p: _transposed(p["amount"], swap) != p["amount"])
     if keyed:
-        add("amount_transposed", keyed, keyed["number"], _transposed(keyed["amount"]), bank_payee(payee(keyed)),
+        add("amount_transposed", keyed, keyed["number"], _transposed(keyed["amount"], swap), bank_payee(payee(keyed)),
             "Return", "the presented amount swaps two digits of the issued amount")
     # The issue file of the latest check run was loaded twice (before the bank checked a file's
     # contents against the files already loaded): each check it issued is on two issue records, so
@@ -290,23 +327,33 @@ def positive_pay_day(book: dict, today: date) -> dict:
         loaded_twice = {"run": twice["date"], "serials": sorted(q["number"] for q in checks if q["date"] == twice["date"]),
                         "serial": twice["number"]}
     cleared = sorted((p for p in checks if p["status"] == "cleared" and date.fromisoformat(p["date"]) >= today - timedelta(days=60)),
-                     key=lambda p: _h("dup", today, p["number"]))
+                     key=lambda p: _h(*_salted(book, "dup", today, p["number"])))
     if cleared:
         d = cleared[0]
         add("duplicate", d, d["number"], d["amount"], bank_payee(payee(d)), "Return",
             f"check {d['number']} was already paid on {presented_on(d).isoformat()}")
-    stale = next((p for p in checks if p.get("stale")), None)
+    stale = next((p for p in sorted(checks, key=lambda p: _h(*_salted(book, "stale-pick", p["number"])) if salted else 0)
+                  if p.get("stale")), None)
     if stale:
         add("stale_dated", stale, stale["number"], stale["amount"], bank_payee(payee(stale)), "Return",
             f"the check is dated {stale['date']}, more than {STALE_DAYS} days ago")
-    void = next((p for p in sorted(checks, key=lambda p: p["date"], reverse=True) if p["status"] == "voided"), None)
+    if salted:  # a salted void of the bank's year, not the latest
+        voids = sorted((p for p in checks if p["status"] == "voided"
+                        and date.fromisoformat(p["date"]) >= today - timedelta(days=YEAR_DAYS)),
+                       key=lambda p: _h(*_salted(book, "void", p["number"])))
+    else:
+        voids = sorted(checks, key=lambda p: p["date"], reverse=True)
+    void = next((p for p in voids if p["status"] == "voided"), None)
     if void:
         add("voided", void, void["number"], void["amount"], bank_payee(payee(void)), "Return",
             "the check was voided and reissued under a new number")
     top = max(int(p["number"]) for p in checks) if checks else FIRST_CHECK
-    forged = {"number": str(top + 37 + _h("forged", today) % 40), "date": None, "amount": None, "vendor_id": None}
-    add("not_issued", forged, forged["number"], Decimal("4870.00") + Decimal(_h("forged-amount", today) % 900),
-        "DELTA SUPPLY PARTNERS", "Return", "no check with this serial was ever issued")
+    forged = {"number": str(top + salted.get("forged_gap", 37 + _h("forged", today) % 40)), "date": None,
+              "amount": None, "vendor_id": None}
+    forged_amount = Decimal(salted["forged_amount"]) if "forged_amount" in salted else \
+        Decimal("4870.00") + Decimal(_h("forged-amount", today) % 900)
+    add("not_issued", forged, forged["number"], forged_amount, salted.get("forged_payee", "DELTA SUPPLY PARTNERS"),
+        "Return", "no check with this serial was ever issued")
     flagged = {e["serial"] for e in exceptions}
     matched = [p for p in presented if p["number"] not in flagged]
     return {"day": today.isoformat(), "presented": matched, "exceptions": exceptions, "by_number": by_number,

@@ -47,9 +47,7 @@ def test_every_family_contributes_private_instances_and_the_public_book_is_untou
     families = {t.family for t in world.tasks}
     assert families == {f.name for f in FAMILIES if f.private}
     assert set(world.missing_families) == {f.name for f in FAMILIES if not f.private}
-    # The families whose salted instances are still to be written (the README's private table
-    # says so); any other family missing from the split is a regression.
-    assert set(world.missing_families) == {"T_positive_pay", "R_1099nec"}
+    assert not world.missing_families  # every family draws salted instances
     assert all(t.instance_id.startswith(f"cf_{t.family}_pro-") for t in world.tasks)
     public_ids = {t.instance_id for t in all_tasks()}
     assert not public_ids & {t.instance_id for t in world.tasks}
@@ -280,6 +278,71 @@ def test_cfab_run_split_private_journals_and_resumes(private_server, world, salt
     assert resumed.exit_code == 0, resumed.output
     assert len(list(private_server.graded.glob("*.json"))) == graded  # nothing ran twice
     assert json.loads(out.read_text())["resumed_runs"] == data["n_tasks"]
+
+
+def test_positive_pay_and_1099_draw_their_own_day_and_groups(world):
+    """T_positive_pay's private day presents other checks with each defect, and CashPro and
+    Vista are seeded from it; R_1099nec's groups are of other vendors with the same traps, and
+    each form's box 1 is a salted figure that Vista's payment history holds."""
+    from datetime import date
+
+    from portals.core.environment import Environment
+    from portals.core.episode import EpisodeStore
+    from seeds import treasury
+    from tasks.families import r_1099nec as R
+    from tasks.families import t_positive_pay as T
+
+    public_book = load_book()
+    today = date.fromisoformat(T.DAY)
+    public_day = {e["kind"]: e["serial"] for e in treasury.positive_pay_day(public_book, today)["exceptions"]}
+    day = treasury.positive_pay_day(world.book, today)
+    assert {e["kind"] for e in day["exceptions"]} == set(public_day)
+    assert not {e["serial"] for e in day["exceptions"]} & set(public_day.values())
+    ts = {t.instance_id: t for t in world.tasks if t.family == "T_positive_pay"}
+    assert sorted(ts) == sorted(f"cf_T_positive_pay_pro-{k.replace('_', '-')}" for k in T.KEYS)
+    for key in T.KEYS:
+        mine = {(d.serial, d.decision) for d in T.truth(world.book, key)}
+        assert mine.isdisjoint({(d.serial, d.decision) for d in T.truth(public_book, key)}), key
+        assert {d for _s, d in mine} == {"Pay", "Return"}
+    store = EpisodeStore(book=world.book)
+    episode = store.create(list(T.APPS))
+    try:
+        env = Environment(episode, list(T.APPS))
+        listed = {r["serial"]: r for r in T.all_items(env, T.LIST, {"presented_date": T.DAY})}
+        assert set(listed) == {e["serial"] for e in day["exceptions"]}
+        stale = next(e for e in day["exceptions"] if e["kind"] == "stale_dated")
+        row = T.call(env, T.REGISTER, {"document_number": stale["serial"], "method": "Check"})["items"][0]
+        assert row["payment_date"] == stale["issued"]["date"] and row["state"] == "paid"  # never cashed
+    finally:
+        store.drop(episode.id)
+
+    public_groups = {g: set(R.group_vendors(public_book, g)) for g in R.GROUPS}
+    public_vendors = set().union(*public_groups.values())
+    rs = [t for t in world.tasks if t.family == "R_1099nec"]
+    assert sorted(t.instance_id for t in rs) == sorted(f"cf_R_1099nec_pro-{g}" for g in R.GROUPS)
+    public_answers = set().union(*(tp.money_answers(t.evaluator) for t in all_tasks() if t.family == "R_1099nec"))
+    fresh = 0
+    for task in rs:
+        params = world.params[task.instance_id][1]
+        vendors = R.truth(world.book, params["group"], params["vendors"])
+        assert set(params["vendors"]) != public_groups[params["group"]]
+        fresh += sum(v not in public_vendors for v in params["vendors"])
+        assert [v.reason for v in vendors].count("corporation") == 1 and any(v.reason == "missing_w9" for v in vendors)
+        assert any(v.reason == "goods" for v in vendors) and any(v.reason is None for v in vendors)
+        assert task.defect_variant == R.DEFECTS[params["group"]]
+        answers = tp.money_answers(task.evaluator)
+        assert answers and not answers & public_answers and not answers & tp.public_figures(), task.instance_id
+        if params["group"] == "c":  # the card trap: a salted share of a salted vendor's payments
+            assert next(v for v in vendors if v.reason is None).card > 0
+    assert fresh >= 25  # mostly vendors no public group names (the book has one law firm, one card 1099 vendor)
+    task = next(t for t in rs if t.parameters["group"] == "a")
+    form = next(v for v in R.truth(world.book, "a", world.params[task.instance_id][1]["vendors"]) if v.reason is None)
+    episode = store.create(list(R.APPS))
+    try:
+        read = R.read_vendor(Environment(episode, list(R.APPS)), form.vendor_id)
+        assert read.paid == form.paid and read.recipient_id == form.recipient_id  # Vista and Track1099 follow
+    finally:
+        store.drop(episode.id)
 
 
 def test_the_admission_gate_holds_on_the_salted_world(world):

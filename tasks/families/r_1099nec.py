@@ -32,7 +32,7 @@ from seeds import tax1099
 from seeds.treasury import CARD_VENDORS
 
 from ..model import Task
-from .common import Family, OracleError, all_items, call
+from .common import Family, OracleError, Private, all_items, call
 
 ERP, APP = "vista_erp", "track1099"
 APPS = (ERP, APP)
@@ -136,11 +136,11 @@ def _vista_id(book: dict, vendor_id: str) -> str:
     return str(next(v["vista_vendor"] for v in book["vendors"] if v["vendor_id"] == vendor_id))
 
 
-def truth(book: dict, group: str) -> list[Vendor]:
+def truth(book: dict, group: str, vendor_ids: list[str] | None = None) -> list[Vendor]:
     recipients = {r["tin"]: r for r in _track1099(book).rows("recipients").values()}
     paid = tax1099.payments_by_year(book, date(2026, 6, 30))
     out = []
-    for vid in group_vendors(book, group):
+    for vid in vendor_ids or group_vendors(book, group):
         v = next(x for x in book["vendors"] if x["vendor_id"] == vid)
         methods = paid[(vid, YEAR)]
         r = recipients.get(v["tin"])
@@ -277,13 +277,13 @@ def overreach_tools(numbers: list[str], env) -> None:
     call(env, UPSERT, {"recipient_id": corp.recipient_id, "tax_year": YEAR, "box1_nonemployee_comp": _money(corp.paid)})
 
 
-def task(book: dict, group: str) -> Task:
+def task(book: dict, group: str, vendor_ids: list[str] | None = None, instance_id: str | None = None) -> Task:
     from . import r_1099nec_gate as gate  # it builds on this module
 
-    vendors = truth(book, group)
+    vendors = truth(book, group, vendor_ids)
     numbers = [v.vendor_id for v in vendors]
     return Task(
-        instance_id=f"cf_R_1099nec_{YEAR}_{group}", family="R_1099nec", domain_code="R", difficulty=3,
+        instance_id=instance_id or f"cf_R_1099nec_{YEAR}_{group}", family="R_1099nec", domain_code="R", difficulty=3,
         apps=APPS, instruction=instruction(vendors), policy_ref="tax_1099_reporting.md",
         taxonomy_path=f"R.1099nec.{DEFECTS[group]}", parameters={"tax_year": YEAR, "group": group},
         source_type="public_standard", source_ref=SOURCE_REF, user_role="Controller",
@@ -298,4 +298,170 @@ def instances(book: dict) -> list[Task]:
     return [task(book, group) for group in GROUPS]
 
 
-FAMILY = Family("R_1099nec", instances)
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+# each group's six slots, as group_vendors fills them: the kind of vendor each one takes
+SLOTS = {g: ("card" if g == "c" else "attorney" if g == "g" else "rep",
+             "person" if g in ("a", "d", "f") else "rep",
+             "corp_plain" if g == "e" else "corp_exempt", "goods", "no_w9", "rep") for g in GROUPS}
+DRAW_ORDER = ("card", "attorney", "person", "corp_plain", "corp_exempt", "goods", "no_w9", "rep")
+
+
+def _card_candidates(book: dict, vendors: list[str]) -> list[str]:
+    """Reportable vendors paid by ACH in the year, at least twice within the card's limit: the
+    card can take some of those payments and leave others."""
+    from seeds import treasury
+
+    rows = [p for p in treasury.disbursements(book, date(2026, 6, 30))
+            if p["date"][:4] == str(YEAR) and p["method"] == "ACH" and p["amount"] <= treasury.CARD_LIMIT]
+    return [v for v in vendors if sum(p["vendor_id"] == v for p in rows) >= 2]
+
+
+def _deal(book: dict, rng, claimed: set) -> dict[str, list[str]]:
+    """Each group's six vendors, of the kinds its slots take, drawn by the salted RNG from the
+    vendors no public group names and no other family claimed; a public group's vendor only when
+    none is left of that kind (the book has one law firm)."""
+    from seeds.book import load_book
+
+    public = {v for g in GROUPS for v in group_vendors(load_book(), g)}
+    taken = {k for _section, k in claimed}
+    pools = {k: [v for v in vs if v not in taken] for k, vs in _pools(book).items()}
+    # the card slot's box 1 is salted by which payments the card took; any other form's by its
+    # salted bills, so it takes a vendor with some to salt
+    pools["card"] = _card_candidates(book, pools["rep"] + pools["person"]) + pools["card"]
+    quoted = _quoted(book)
+    for kind in ("rep", "person", "attorney"):
+        pools[kind] = [v for v in pools[kind] if _scale(book, v, claimed, quoted)]
+    used: set[str] = set()
+
+    def draw(kind: str) -> str:
+        order = [pools[kind]] + ([pools["person"]] if kind == "rep" else [])
+        for allow in (lambda v: v not in public and v not in used, lambda v: v not in used, lambda v: True):
+            for pool in order:
+                free = [v for v in pool if allow(v)]
+                if free:
+                    pick = rng.choice(free)
+                    used.add(pick)
+                    return pick
+        raise ValueError(f"R_1099nec: the book has no {kind} vendor")
+
+    picks = {g: [None] * 6 for g in GROUPS}
+    for kind in DRAW_ORDER:
+        for g in GROUPS:
+            for i, slot in enumerate(SLOTS[g]):
+                if slot == kind:
+                    picks[g][i] = draw(kind)
+    return picks
+
+
+def _quoted(book: dict) -> str:
+    import json
+
+    return json.dumps(book["documents"]) + json.dumps(book["mail"])
+
+
+def _scale(book: dict, vendor_id: str, skip: set, quoted: str | None = None) -> list[tuple[dict, str]]:
+    """The amount fields the vendor's year of payments rests on, each with the record holding it:
+    its bills paid in the year and the pay applications they came from. A bill of a commitment on a
+    job whose commitments or pay applications another family claimed (their accruals and syncs
+    read what was billed), of a complete subcontract (its bills add up to the signed amount), or one
+    a document or email quotes, is left as it is; no other family's figure rests on a paid bill.
+    """
+    from seeds import treasury
+
+    bill_ids = {b for p in treasury.disbursements(book, date(2026, 6, 30))
+                if p["vendor_id"] == vendor_id and p["date"][:4] == str(YEAR) for b, _a in p["bills"]}
+    status = {c["number"]: c["status"] for c in book["commitments"]}
+    quoted = _quoted(book) if quoted is None else quoted
+    out = []
+    for b in book["ap_bills"]:
+        if b["bill_id"] not in bill_ids or ("ap_bills", b["bill_id"]) in skip or b["invoice_number"] in quoted:
+            continue
+        if b["commitment"] and (status[b["commitment"]] == "Complete" or ("commitments", b["commitment"]) in skip
+                                or ("commitments", b["job"]) in skip or ("requisitions", b["job"]) in skip):
+            continue
+        out.append((b, "amount"))
+        out += [(r, f) for r in book["requisitions"] if b["commitment"] and r["commitment"] == b["commitment"]
+                and r["invoice_number"] == b["invoice_number"] for f in ("amount", "retainage")]
+    return out
+
+
+def _within(book: dict, vendor_id: str) -> bool:
+    """No commitment of the vendor billed past its amount (or its work in place, when it has one)."""
+    billed: dict[str, Decimal] = {}
+    for b in book["ap_bills"]:
+        if b["vendor_id"] == vendor_id and b["commitment"]:
+            billed[b["commitment"]] = billed.get(b["commitment"], ZERO) + Decimal(b["amount"])
+    return all(total <= Decimal(c.get("work_in_place") or c["amount"]) for c in book["commitments"]
+               for total in [billed.get(c["number"])] if total is not None)
+
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Seven groups with the public groups' traps, each of other vendors the salt deals
+    (_deal), and a salted year of payments: each vendor that gets a form has what it was paid on
+    (_scale) sized by a salted 80-125 %, so its box 1 is a salted figure, drawn again when the
+    public book holds it. The card slot's vendor, a salted ACH vendor, takes the card for a salted
+    share of its payments (so its box 1, what the card did not take, is salted too).
+    Vista's bills, commitments, job cost and payment history, Procore's pay applications, the bank
+    and Track1099 are seeded from the private book, so they follow."""
+    from seeds import treasury
+    from seeds.book import load_book
+    from seeds.util import CENT, money
+
+    from ..private import public_figures
+
+    treasury.forget()
+    picks = _deal(book, rng, claimed)
+    card = sorted({v for g in GROUPS for v, slot in zip(picks[g], SLOTS[g]) if slot == "card"})
+    reporting = sorted({v for g in GROUPS for v, slot in zip(picks[g], SLOTS[g])
+                        if slot in ("attorney", "person", "rep")} - set(card))
+    today = date(2026, 6, 30)
+    public_paid = tax1099.payments_by_year(load_book(), today)
+
+    def salted(vid: str) -> bool:
+        methods = tax1099.payments_by_year(book, today)[(vid, YEAR)]
+        paid = sum((a for m, a in methods.items() if m != "Card"), start=ZERO)
+        old = sum((a for m, a in public_paid[(vid, YEAR)].items() if m != "Card"), start=ZERO)
+        return paid >= THRESHOLD and paid != old and _money(paid) not in public_figures() \
+            and (vid not in card or bool(methods.get("Card")))
+
+    for _ in range(100):
+        book["meta"] = {**book["meta"], "card_vendors": card, "card_salt": f"{rng.getrandbits(64):016x}"}
+        treasury.forget()
+        if all(salted(v) for v in card):
+            break
+    else:
+        raise ValueError(f"R_1099nec: no salted card payments for {card}")
+    claimed.update(("payments", v) for v in card)
+    rates = {c["number"]: Decimal(c["retainage_pct"]) for c in book["commitments"]}
+    for vid in reporting:
+        fields = _scale(book, vid, claimed)
+        was = {(id(rec), f): rec[f] for rec, f in fields}
+        pct = {id(rec): rates[rec["commitment"]] for rec, f in fields if f == "retainage"}
+        for _ in range(50):
+            k = Decimal(rng.randint(8000, 12500)) / 10000
+            for rec, f in fields:
+                rec[f] = money(Decimal(was[id(rec), f]) * k)
+                if f == "retainage" and Decimal(was[id(rec), f]) == (Decimal(was[id(rec), "amount"]) * pct[id(rec)] / 100).quantize(CENT):
+                    rec[f] = money(Decimal(rec["amount"]) * pct[id(rec)] / 100)
+            treasury.forget()
+            if salted(vid) and _within(book, vid):
+                break
+        else:
+            raise ValueError(f"R_1099nec: no salted year of payments for {vid}")
+        bills = {b["bill_id"]: b["amount"] for b in book["ap_bills"] if b["vendor_id"] == vid}
+        for row in book["job_cost"]:
+            if row["source"] == "AP" and row["vendor_id"] == vid and row["ref"].split()[0] in bills:
+                row["amount"] = bills[row["ref"].split()[0]]
+        claimed.add(("payments", vid))
+        claimed.update(("commitments", rec["commitment"]) for rec, f in fields if f == "amount" and rec["commitment"])
+    treasury.forget()
+    _TEMPLATE.clear()
+    return [{"group": g, "vendors": picks[g]} for g in GROUPS]
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["group"], params["vendors"], instance_id=f"cf_R_1099nec_pro-{params['group']}")
+
+
+FAMILY = Family("R_1099nec", instances, Private(private_salt, private_task))

@@ -41,7 +41,7 @@ from portals.core.ids import stable_id
 from seeds import treasury
 
 from ..model import Task
-from .common import Family, OracleError, all_items, call
+from .common import Family, OracleError, Private, all_items, call
 
 BANK, ERP = "bofa_cashpro", "vista_erp"
 APPS = (BANK, ERP)
@@ -367,13 +367,13 @@ def overreach_browser(book: dict, key: str, portal) -> None:
     portal.click_button("Save as draft")
 
 
-def task(book: dict, key: str) -> Task:
+def task(book: dict, key: str, instance_id: str | None = None) -> Task:
     from . import t_positive_pay_gate as gate  # it builds on this module
 
     decisions = truth(book, key)
     serials = tuple(d.serial for d in decisions)
     return Task(
-        instance_id=f"cf_T_positive_pay_{key}", family="T_positive_pay", domain_code="T", difficulty=2,
+        instance_id=instance_id or f"cf_T_positive_pay_{key}", family="T_positive_pay", domain_code="T", difficulty=2,
         apps=APPS, instruction=instruction(key, serials), policy_ref="treasury_positive_pay.md",
         taxonomy_path=f"T.PositivePay.{BATCHES[key][1]}", parameters={"batch": key, "presented_date": DAY},
         source_type="vendor_docs", source_ref=SOURCE_REF, user_role="Treasury Analyst",
@@ -389,4 +389,99 @@ def instances(book: dict) -> list[Task]:
     return [task(book, key) for key in KEYS]
 
 
-FAMILY = Family("T_positive_pay", instances)
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+SUFFIXES = ("SUPPLY", "SERVICES", "CONTRACTING", "MATERIALS", "BUILDERS", "FABRICATION", "EQUIPMENT")
+TAILS = ("PARTNERS", "GROUP", "LLC", "CO", "INC")
+
+
+def _plan(rng, vendors: list[dict]) -> dict:
+    """One salted plan of the bank's day: the salt ordering which checks are presented with which
+    defect (and which two old checks were never cashed), the person on the wrong-payee check, which
+    digit pair the transposition swaps, and the serial, amount and payee of the forged check."""
+    from seeds import names as N
+
+    taken = {treasury.bank_payee(v["legal_name"]) for v in vendors}
+    while True:
+        person = (f"{rng.choice(N.FIRST_NAMES)} {rng.choice('ABCDEFGHJKLMNPRSTW')} "
+                  f"{rng.choice(N.LAST_NAMES)}").upper()
+        forged = f"{rng.choice(N.PLACE_WORDS)} {rng.choice(SUFFIXES)} {rng.choice(TAILS)}".upper()
+        if not any(t.startswith(person[:8]) or t.startswith(forged[:8]) for t in taken):
+            break
+    return {"salt": f"{rng.getrandbits(64):016x}", "payee": person, "transpose": rng.randrange(3),
+            "forged_gap": rng.randint(3, 150), "forged_amount": f"{rng.randint(150000, 2400000) / 100:.2f}",
+            "forged_payee": forged}
+
+
+def _register_day(book: dict) -> None:
+    """The divergence registry of the private world lists the private day's checks, not the
+    public day's (seeds/divergences.py registers them the same way)."""
+    from seeds.divergences import treasury_entries
+
+    old = [d for d in book["divergences"] if d["family"] == "T_positive_pay" and d["entity"] == "bank_check"]
+    kept = [d for d in book["divergences"] if d not in old]
+    ids = [d["id"] for d in old]
+    new = [e for e in treasury_entries(book) if e["entity"] == "bank_check"]
+    for i, e in enumerate(new):
+        e["id"] = ids[i] if i < len(ids) else f"DIV-{len(kept) + i + 1:04d}"
+    book["divergences"] = kept + new
+
+
+def _reads_as_planted(book: dict, e: dict) -> bool:
+    """Whether the policy's payee rule, over Vista's name for the vendor (the register's, which
+    may spell the legal name another way), gives the planted kind."""
+    rule = {"payee_truncated": True, "payee_abbreviated": False, "issue_loaded_twice": None, "payee_different": None}
+    if e["kind"] not in rule:
+        return True  # decided before the payee is compared
+    vista = next(v["names"]["vista"] for v in book["vendors"] if v["vendor_id"] == e["issued"]["vendor_id"])
+    same = same_payee(e["payee"], vista)
+    if e["kind"] == "payee_different":
+        return not same
+    cut = treasury.bank_payee(vista).startswith(treasury.bank_payee(e["payee"]))
+    return same and rule[e["kind"]] in (None, cut)
+
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """The book's bank has one day, the clock's, so the private instances are the same seven
+    batches on a salted day: the salt picks which of the register's checks are presented with
+    which defect (each kind on another check than the public day's: other fresh checks cut short,
+    abbreviated, made out to a salted person, transposed at a salted digit pair, the latest run's
+    loaded-twice check; another recent cleared check presented again; another void of the year;
+    two salted old checks left uncashed, one presented stale; none a check the public day
+    presents) and a salted serial, amount and payee never issued. The plan goes in the book, so CashPro's exceptions and issue records and
+    Vista's register are seeded from it as the public book's day is."""
+    from seeds.book import load_book
+
+    key = ("meta", "positive_pay")
+    if key in claimed:
+        return []
+    today = date.fromisoformat(DAY)
+    public = {e["kind"]: e["serial"] for e in treasury.positive_pay_day(load_book(), today)["exceptions"]}
+    taken = {k for _section, k in claimed}
+    before = book["meta"]
+    for _ in range(100):
+        book["meta"] = {**before, "positive_pay": _plan(rng, book["vendors"])}
+        treasury.forget()
+        day = treasury.positive_pay_day(book, today)
+        got = {e["kind"]: e for e in day["exceptions"]}
+        vendors = {e["issued"]["vendor_id"] for e in day["exceptions"]} - {None}
+        # no check of the public day is presented again, whatever its defect
+        if set(got) == set(public) and not {e["serial"] for e in day["exceptions"]} & set(public.values()) \
+                and not vendors & taken \
+                and all(_reads_as_planted(book, e) for e in day["exceptions"]):
+            break
+    else:
+        book["meta"] = before
+        treasury.forget()
+        return []
+    claimed.add(key)
+    claimed.update(("payments", v) for v in vendors)
+    _register_day(book)
+    return [{"batch": k} for k in KEYS]
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["batch"], instance_id=f"cf_T_positive_pay_pro-{params['batch'].replace('_', '-')}")
+
+
+FAMILY = Family("T_positive_pay", instances, Private(private_salt, private_task))
