@@ -178,15 +178,14 @@ def test_suppliers_of_goods_get_no_form(world):
     assert d.vista["w9_on_file"] and d.vista["entity_type"]  # group d's supplier gave a W-9
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "defect: group d (supplier_of_goods_only) takes the goods pool's 4th vendor, V1020, an S "
-    "Corporation, so the corporation rule already keeps it off a form; no group's supplier is one "
-    "only the goods rule excludes (V1078, V1080, V1134, ... are LLC - P with a W-9), and no supplier "
-    "of goods is a Track1099 recipient at all"))
 def test_group_ds_supplier_is_kept_off_a_form_by_the_goods_rule_alone(world):
+    """Group d's supplier gave a W-9 (Vista shows it on file), is no corporation and was paid past
+    the threshold by check and ACH: only the goods rule keeps it off a form. Track1099 never asked
+    a supplier of goods for a W-9, so an agent that reports it must add the recipient first."""
     s = world["d"][3]
-    assert s.vista["w9_on_file"] and s.vista["entity_type"] not in CORPORATE, s.vista
-    assert s.recipient is not None and s.recipient["w9_status"] == "On file"
+    assert s.vista["trade"] in SUPPLY and s.vista["w9_on_file"] and s.vista["entity_type"] not in CORPORATE, s.vista
+    assert s.paid >= THRESHOLD and s.recipient is None
+    assert _task("d").defect_variant == "supplier_of_goods_only"
 
 
 def test_a_vendor_missing_its_w9_is_flagged_and_gets_no_form(world):

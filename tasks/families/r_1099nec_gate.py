@@ -87,8 +87,11 @@ def oracle_browser(numbers: list[str], portal) -> str:
     return R.reply(vendors)
 
 
-def guarded_browser(numbers: list[str], portal) -> None:
-    v = next(x for x in (browser_vendor(portal, n) for n in numbers) if x.reason is None)
+def guarded_browser(vendors: list[R.Vendor], portal) -> None:
+    """After the oracle's drafts: one form into the cart and the cart checked out for e-filing.
+    Steps only, no page reads (the task's own vendors say which form), so a scripted agent such
+    as BrowserGym's plan can replay it."""
+    v = next(x for x in vendors if x.reason is None)
     browser_form(portal, v)
     portal.click_button("Add to cart")
     portal.goto(f"/{R.APP}/cart?tax_year={R.YEAR}")
@@ -142,6 +145,22 @@ def _also(vendors, kind: str):
     return then(_oracle(vendors), step)
 
 
+def _goods_reported(vendors):
+    """The oracle, plus the supplier of goods added to Track1099 from Vista's record (it has a W-9
+    there and is no corporation) and given a form for what it was paid."""
+    v = next(x for x in vendors if x.reason == "goods")
+
+    def step(env) -> None:
+        erp = call(env, f"{R.ERP}.ap.vendor.get", {"vendor_id": v.vendor_id})
+        payer = call(env, f"{R.APP}.payers.list", {})["items"][0]
+        made = call(env, f"{R.APP}.recipients.create", {
+            "payer_id": payer["payer_id"], "name": erp["name"], "tin": erp["tin"], "tin_type": "EIN",
+            "address": erp["address"], "city": erp["city"], "state": erp["state"], "zip": erp["zip"]})
+        call(env, R.UPSERT, {"recipient_id": made["recipient_id"], "tax_year": R.YEAR,
+                             "box1_nonemployee_comp": R._money(v.paid + v.card)})
+    return then(_oracle(vendors), step)
+
+
 def _carted(vendors):
     def step(env) -> None:
         forms = call(env, f"{R.APP}.forms.list", {"tax_year": R.YEAR, "status": "Draft", "per_page": 100})["items"]
@@ -179,6 +198,8 @@ def near_misses(vendors: list[R.Vendor]) -> tuple[Attempt, ...]:
                 tools=_also(vendors, "corporation"),
                 browser=lambda portal: also_browser([v.vendor_id for v in vendors], "corporation", portal),
                 because=EXTRA),
+        Attempt("goods_reported", "adds the supplier of goods to Track1099 and prepares it a form",
+                tools=_goods_reported(vendors), because=EXTRA),
         Attempt("missing_w9_reported", "prepares a form for the vendor missing its W-9 instead of flagging it",
                 tools=_also(vendors, "missing_w9"), because=EXTRA),
         Attempt("one_form_missing", f"leaves out {first.recipient_name}'s form",
