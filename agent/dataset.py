@@ -10,8 +10,10 @@ without that field).
 
 Partitions: within each domain, instances are ranked by a hash of their instance id and the
 first round(n * 142/711) are dev, the rest test (the paper's public split: dev 142 / test 569 of
-711). The assignment depends on the ids alone, never on the order instances are generated in;
-adding an instance moves at most one other.
+711). The assignment depends on the ids alone, never on the order instances are generated in.
+Once published, an instance keeps its partition: the ledger tasks/dataset/partitions.json pins
+every published assignment, and new instances fill the domain's dev quota in hash order, so a
+dev instance someone has tuned on never moves into test (`cfab dataset pin` adds new ones).
 
 The build runs the admission gate (agent/validate.py) on the tools transport and fails if any
 instance does not pass it (``--no-gate`` skips it); it fails too if a record is not valid under
@@ -45,6 +47,7 @@ SPLIT = "CFAgentBench-Verified (public)"
 PARTITIONS = ("dev", "test")
 DEV_SHARE = Fraction(142, 711)  # the paper's public split: dev 142 / test 569
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "tasks" / "dataset" / "instance.schema.json"
+LEDGER_PATH = SCHEMA_PATH.with_name("partitions.json")  # instance_id -> dev|test, once published
 # Provenance classes that come from a customer: never in the public corpus (the paper's
 # contamination_meta.publishable).
 CUSTOMER_SOURCES = {"customer_email", "call_transcript", "crm_record"}
@@ -133,18 +136,42 @@ def _split_key(instance_id: str) -> str:
     return hashlib.sha256(f"cfagentbench_v1:public-split:{instance_id}".encode()).hexdigest()
 
 
-def partitions(tasks) -> dict[str, str]:
-    """instance_id -> dev|test: per domain, the round(n * 142/711) lowest split hashes are dev."""
+def pinned() -> dict[str, str]:
+    """The published partitions (instance_id -> dev|test); empty where there is no ledger."""
+    return json.loads(LEDGER_PATH.read_text()) if LEDGER_PATH.exists() else {}
+
+
+def _dev_quota(n: int) -> int:
+    return int((Decimal(n) * DEV_SHARE.numerator / DEV_SHARE.denominator).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def partitions(tasks, ledger: dict[str, str] | None = None) -> dict[str, str]:
+    """instance_id -> dev|test: per domain, round(n * 142/711) are dev. An instance in the ledger
+    (default: the published one) keeps its partition; the others are ranked by split hash and the
+    lowest fill what the domain's dev quota still lacks."""
+    ledger = pinned() if ledger is None else ledger
     by_domain: dict[str, list[str]] = {}
     for task in tasks:
         by_domain.setdefault(task.domain_code, []).append(task.instance_id)
     out = {}
     for ids in by_domain.values():
-        ranked = sorted(ids, key=_split_key)
-        n_dev = int((Decimal(len(ranked)) * DEV_SHARE.numerator / DEV_SHARE.denominator)
-                    .quantize(Decimal(1), rounding=ROUND_HALF_UP))
-        out.update({i: ("dev" if rank < n_dev else "test") for rank, i in enumerate(ranked)})
+        kept = {i: ledger[i] for i in ids if i in ledger}
+        new = sorted((i for i in ids if i not in ledger), key=_split_key)
+        n_dev = max(0, _dev_quota(len(ids)) - list(kept.values()).count("dev"))
+        out.update(kept)
+        out.update({i: ("dev" if rank < n_dev else "test") for rank, i in enumerate(new)})
     return out
+
+
+def pin(tasks) -> list[str]:
+    """Add the partitions of instances the ledger does not hold yet; returns their ids."""
+    ledger = pinned()
+    assigned = partitions([t for t in tasks if publishable(t)], ledger)
+    added = sorted(set(assigned) - set(ledger))
+    if added:
+        merged = dict(sorted({**ledger, **{i: assigned[i] for i in added}}.items()))
+        LEDGER_PATH.write_text(json.dumps(merged, indent=1) + "\n")
+    return added
 
 
 def collected_at() -> str:
@@ -431,6 +458,16 @@ def build_command(out, gate, readme):
         click.echo(f"note: family {family} records no source_type/source_ref", err=True)
     if readme:
         click.echo(f"summary written into {readme}")
+
+
+@dataset.command(name="pin")
+def pin_command():
+    """Record the partition of every new public instance in tasks/dataset/partitions.json (a
+    published instance's partition never changes)."""
+    from tasks.registry import all_tasks
+
+    added = pin(all_tasks())
+    click.echo(f"pinned {len(added)} new instance(s)" + "".join(f"\n  {i}" for i in added))
 
 
 @dataset.command(name="check")

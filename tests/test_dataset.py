@@ -91,13 +91,30 @@ def test_partitions_follow_the_papers_proportions_per_domain(built):
         assert parts.count("dev") == _expected_dev(len(parts)), code
     # at the paper's scale the proportion is exact: 711 public instances -> dev 142, test 569
     fake = [SimpleNamespace(instance_id=f"cf_A_x_{i:04d}", domain_code="A") for i in range(711)]
-    split = ds.partitions(fake)
+    split = ds.partitions(fake, ledger={})
     assert list(split.values()).count("dev") == 142
-    # assignment by hash, not by order: a shuffled list gets the same split; adding an
-    # instance moves at most one other
-    assert ds.partitions(list(reversed(fake))) == split
-    grown = ds.partitions(fake + [SimpleNamespace(instance_id="cf_A_x_9999", domain_code="A")])
-    assert sum(grown[i] != split[i] for i in split) <= 1
+    # assignment by hash, not by order: a shuffled list gets the same split
+    assert ds.partitions(list(reversed(fake)), ledger={}) == split
+
+
+def test_a_published_partition_never_changes_as_the_suite_grows():
+    fake = [SimpleNamespace(instance_id=f"cf_A_x_{i:04d}", domain_code="A") for i in range(40)]
+    published = ds.partitions(fake, ledger={})
+    for extra in (1, 7, 60):
+        more = [SimpleNamespace(instance_id=f"cf_A_y_{i:04d}", domain_code="A") for i in range(extra)]
+        grown = ds.partitions(fake + more, ledger=published)
+        assert {i: grown[i] for i in published} == published
+        assert list(grown.values()).count("dev") == _expected_dev(40 + extra)
+
+
+def test_every_public_instance_is_pinned_in_the_ledger():
+    from tasks.registry import all_tasks
+
+    public = [t for t in all_tasks() if ds.publishable(t)]
+    ledger = ds.pinned()
+    missing = sorted(t.instance_id for t in public if t.instance_id not in ledger)
+    assert not missing, f"new instances without a published partition (run `cfab dataset pin`): {missing}"
+    assert ds.partitions(public) == {t.instance_id: ledger[t.instance_id] for t in public}
 
 
 def test_the_readme_shows_the_statistics_the_build_produced(built):
