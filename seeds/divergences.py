@@ -84,6 +84,12 @@ def pm_entries(commitment: dict, vendor: dict) -> list[dict]:
     return out
 
 
+# The ERPs whose keys the identity sentences give by example. An ERP beyond them is named in each
+# entry's `systems` and gives its own key for the example record in a field named after its app,
+# so that the book's existing sentences (and every value built from them) stay as they are.
+WORDED_ERPS = ("vista_erp", "sage_intacct", "foundation_erp", "sage300cre", "cmic", "acumatica_construction", "qbo")
+
+
 def identity_entries(job: dict, code: dict, vendor: dict, wd: dict, wd_job: dict | None = None) -> list[dict]:
     """One entry per kind of key the systems write their own way (seeds/erp_keys.py), with the
     four-app task's records as the example: the job, the commitment line's code and the vendor;
@@ -93,19 +99,27 @@ def identity_entries(job: dict, code: dict, vendor: dict, wd: dict, wd_job: dict
     def said(keys: dict) -> str:
         return "; ".join(f"{system} {value}" for system, value in keys.items())
 
-    jobs = {"Procore": job["job"], **{k["label"]: job.get(k["job_field"]) or job["job"] for k in ERP_KEYS.values()},
+    worded = {app: k for app, k in ERP_KEYS.items() if app in WORDED_ERPS}
+    jobs = {"Procore": job["job"], **{k["label"]: job.get(k["job_field"]) or job["job"] for k in worded.values()},
             "GCPay": gcpay_project_code(job["job"])}
-    codes = {"Procore": code["procore_code"], **{k["label"]: code[k["cost_code_field"]] for k in ERP_KEYS.values()}}
+    codes = {"Procore": code["procore_code"], **{k["label"]: code[k["cost_code_field"]] for k in worded.values()}}
     vendors = {"Procore": f"{vendor['procore_vendor_id']} (origin id {vendor[ERP_KEYS[PM_ERP]['vendor_field']]})",
                **{label: f"{vid} (origin id {vendor[ERP_KEYS[PM_ERP]['vendor_field']]})"
                   for label, vid in pm_vendor_ids(vendor).items()},
-               **{k["label"]: vendor[k["vendor_field"]] for k in ERP_KEYS.values()}}
+               **{k["label"]: vendor[k["vendor_field"]] for k in worded.values()}}
+
+    def own_keys(kind: str) -> dict:
+        """The example record's key in each ERP beyond the worded ones, by app."""
+        key_of = {"job": lambda k: job.get(k["job_field"]) or job["job"],
+                  "cost_code": lambda k: code[k["cost_code_field"]], "vendor": lambda k: vendor[k["vendor_field"]]}
+        return {app: str(key_of[kind](k)) for app, k in ERP_KEYS.items() if app not in WORDED_ERPS}
     own_jobs = [app for app, k in ERP_KEYS.items() if k["job_field"]]
     own_codes = [app for app, k in ERP_KEYS.items() if code[k["cost_code_field"]] != code["procore_code"]]
     own_vendors = [app for app, k in ERP_KEYS.items() if vendor[k["vendor_field"]] != vendor["vendor_id"]]
     entry = {"entity": "identity", "field": "format", "family": "C_invoice_code"}
     return [
-        {**entry, "key": "job", "systems": ["procore", *own_jobs, "gcpay", "lcptracker", *PAYROLL_JOB_SYSTEMS],
+        {**entry, **own_keys("job"), "key": "job",
+         "systems": ["procore", *own_jobs, "gcpay", "lcptracker", *PAYROLL_JOB_SYSTEMS],
          "why": (f"Each system numbers a job its own way ({said(jobs)}): carrying work from Procore "
                  f"into an ERP means finding that ERP's own job or project, and GCPay's project "
                  f"carries the job number beside its own code. LCPtracker files each prevailing-wage "
@@ -114,10 +128,11 @@ def identity_entries(job: dict, code: dict, vendor: dict, wd: dict, wd_job: dict
                  f"the payroll those records come from, charges labor to FOUNDATION's job numbers "
                  f"(job {wd['job']} is {wd_job.get('foundation_job', wd['job'])}) and keeps the agency's "
                  f"contract number on the job's certified payroll setup.")},
-        {**entry, "key": "cost_code", "systems": ["procore", *own_codes],
+        {**entry, **own_keys("cost_code"), "key": "cost_code", "systems": ["procore", *own_codes],
          "why": (f"Each system writes a cost code its own way ({said(codes)}); the cost type is a "
                  f"separate field everywhere. Procore's ERP cost-code map is the crosswalk.")},
-        {**entry, "key": "vendor", "systems": ["procore", *(s.name for s, _ in _pm_platforms()), *own_vendors],
+        {**entry, **own_keys("vendor"), "key": "vendor",
+         "systems": ["procore", *(s.name for s, _ in _pm_platforms()), *own_vendors],
          "why": (f"Each system keys a vendor its own way ({said(vendors)}); Procore's Directory "
                  f"links a company to the connected ERP's vendor by its origin id.")},
     ]

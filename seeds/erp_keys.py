@@ -90,6 +90,16 @@ ERP_KEYS = {
         "cost_code_field": "qbo_class", "cost_code": "{division}:{section}",
         "job_field": None, "job": "{job}",
     },
+    "computerease": {
+        # Deltek ComputerEase: a vendor # of the name's first four letters and a sequence, phases of
+        # five digits, the company code's division and section (the category is separate), and job
+        # numbers J, the two-digit start year and the job.
+        "label": "ComputerEase", "code_word": "phase",
+        "names": "computerease", "name_style": "legal",
+        "vendor_field": "computerease_vendor", "vendor_ids": {"rule": "name_code", "letters": 4},
+        "cost_code_field": "computerease_phase", "cost_code": "{division}{section}",
+        "job_field": "computerease_job", "job": "J{start_yy}-{job}",
+    },
 }
 
 

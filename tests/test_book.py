@@ -108,7 +108,8 @@ def test_paper_identifiers(book):
                             "sage300": "J.S. Morales Excavating, Inc.",
                             "cmic": "J.S. MORALES EXCAVATING, INC.",
                             "acumatica": "J.S. Morales Excavating, Inc.",
-                            "qbo": "J.S. Morales Excavating, Inc."}
+                            "qbo": "J.S. Morales Excavating, Inc.",
+                            "computerease": "J.S. Morales Excavating, Inc."}
     for vid in ["V1000", "V1002", "V1003", "V1006", "V1007"]:
         assert vendors[vid]["coi_expires"] < CLOCK_DATE
     expired = [v for v in book["vendors"] if v["status"] == "active" and v["coi_expires"] < CLOCK_DATE]
@@ -260,8 +261,19 @@ def test_divergence_entries_point_at_real_records(book):
     vendors, codes = by(book["vendors"], "vendor_id"), by(book["erp_cost_code_map"], "code")
     from portals.core.registry import load_apps
     apps = set(load_apps())
+    # an ERP beyond those the identity sentences name gives its own key for the example in a field
+    # named after its app (seeds/divergences.py WORDED_ERPS)
+    from seeds.divergences import WORDED_ERPS
+    from seeds.erp_keys import ERP_KEYS
+    unworded = {app for app in ERP_KEYS if app not in WORDED_ERPS}
+    keyed = {"job": ("job_field", book["jobs"]), "cost_code": ("cost_code_field", book["erp_cost_code_map"]),
+             "vendor": ("vendor_field", book["vendors"])}
     for d in book["divergences"]:
-        assert set(d) == {"id", "entity", "key", "field", "systems", "family", "why"}
+        own = d["entity"] == "identity" and d["key"] in keyed
+        assert set(d) == {"id", "entity", "key", "field", "systems", "family", "why"} | (unworded if own else set())
+        for app in unworded if own else ():
+            field, records = keyed[d["key"]][0], keyed[d["key"]][1]
+            assert app in d["systems"] and any(str(r.get(ERP_KEYS[app][field])) == d[app] for r in records), (d, app)
         assert set(d["systems"]) <= apps and d["family"] and d["why"]
         if d["entity"] == "vendor":
             v = vendors[d["key"]]
@@ -346,6 +358,12 @@ def test_each_erp_keeps_its_own_keys_and_every_exception_is_registered(book):
     assert codes["31-200"]["qbo_class"] == "31:200"
     assert vendors["V1000"]["qbo_vendor"] == 56 and vendors["V1001"]["qbo_vendor"] == 57
     assert all("qbo_job" not in j for j in book["jobs"])
+    # ComputerEase: vendor numbers of four letters and a sequence, five-digit phases, J-year jobs
+    assert codes["31-200"]["computerease_phase"] == "31200" and codes["03-300"]["computerease_phase"] == "03300"
+    assert by(book["jobs"], "job")["9140"]["computerease_job"] == "J24-9140"
+    assert vendors["V1001"]["computerease_vendor"] == "JSMO01"
+    assert all(re.fullmatch(r"[A-Z]{1,4}[0-9]{2}", v["computerease_vendor"]) for v in book["vendors"])
+    assert len({v["computerease_vendor"] for v in book["vendors"]}) == len(book["vendors"])
 
 
 def test_certified_payroll_is_paid_as_the_wage_determination_requires(book):

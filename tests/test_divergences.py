@@ -53,6 +53,8 @@ def test_each_erps_own_format_is_a_convention_not_a_divergence():
     assert erp_job("acumatica_construction", {"job": "1042", "start_date": "2024-03-01"}) == "PRJ24-1042"
     assert erp_code("qbo", "31-200", "31 23 00") == "31:200"
     assert erp_job("qbo", {"job": "1042", "start_date": "2024-03-01"}) == "1042"
+    assert erp_code("computerease", "31-200", "31 23 00") == "31200"
+    assert erp_job("computerease", {"job": "1042", "start_date": "2024-03-01"}) == "J24-1042"
 
 
 def test_every_erp_manifest_is_checked(store):
@@ -60,7 +62,8 @@ def test_every_erp_manifest_is_checked(store):
     planted in any one of them is caught."""
     from portals.core.registry import load_apps
     erps = {s.name for s in load_apps().values() if s.kind == "erp"}
-    assert {app for app, _cfg in consistency.erp_apps()} == erps and {"foundation_erp", "sage300cre", "cmic", "acumatica_construction", "qbo"} <= erps
+    assert {app for app, _cfg in consistency.erp_apps()} == erps and {"foundation_erp", "sage300cre", "cmic", "acumatica_construction", "qbo",
+                                                                            "computerease"} <= erps
     book = load_book()
     episode = store.create(sorted(erps | {"procore"}))
     try:

@@ -286,7 +286,57 @@ def qbo() -> ErpVendor:
     )
 
 
-VENDORS = [foundation_erp(), sage300cre(), cmic(), acumatica_construction(), qbo()]
+def computerease() -> ErpVendor:
+    """ComputerEase: vendor numbers of four letters of the name and a sequence, J-and-start-year job
+    numbers, five-digit phases with the category apart, AP / job cost / subcontract / AR / GL tool
+    names, an icon launcher beside the Management Center; approving a routed invoice (an ERP post),
+    printing checks, releasing retainage and posting a journal entry guarded."""
+    vendor, job, code = "JSMO01", "J24-9140", "31200"
+    return ErpVendor(
+        app="computerease", vendor=vendor, job=job, code=code,
+        vendor_name="J.S. Morales Excavating, Inc.", code_pattern=r"\d{5}", procore_code_is_a_prefix=False,
+        guarded_tools=frozenset({"ap.invoice_routing.approve", "ap.checks.print", "ap.retainage.release",
+                                 "gl.journal_entries.post"}),
+        vendor_get="ap.vendor.get", job_get="job_cost.projection.get", cost_codes_list="job_cost.phases.list",
+        jobs_list="jobs.list", invoice_enter="ap.invoice.enter", invoice_release="ap.invoice_routing.approve",
+        payment_run="ap.checks.print", projection_update="job_cost.projection.update",
+        direct_cost_enter="job_cost.adjustment.enter", commitments_list="subcontracts.list",
+        commitment_co_create="subcontracts.change_order.enter",
+        reads=(
+            ("ap.invoices.list", {"vendor_id": vendor}),
+            ("ap.invoices.list", {"project_id": job, "state": "posted", "page": 2, "per_page": 5}),
+            ("ap.vendors.list", {"search": "Morales"}),
+            ("ar.contract.get", {"project_id": job}),
+            ("ar.progress_billings.list", {"project_id": job}),
+            ("job_cost.transactions.list", {"project_id": job, "task_id": code}),
+            ("subcontracts.list", {"project_id": job}),
+            ("subcontracts.change_orders.list", {"project_id": job}),
+            ("ap.retainage.list", {"state": "held"}),
+            ("gl.accounts.list", {"search": "5200"}),
+        ),
+        refused=(
+            ({"vendor_id": "V1001"}, "ids like ACME01"),  # the company's own vendor id
+            ({"vendor_id": "JSMORA01"}, "ids like ACME01"),  # FOUNDATION's vendor code
+            ({"vendor_id": "JSMO99"}, "no vendor"),
+            ({"project_id": "9140"}, "no job"),
+            ({"project_id": "24-9140"}, "no job"),
+            ({"project_id": "249140"}, "no job"),
+            ({"task_id": "31-200"}, "not a phase of job J24-9140; phases look like 99990"),
+            ({"task_id": "312300"}, "not a phase of job J24-9140"),
+        ),
+        pages=("/", "/ap/unapproved", "/ap/bills", "/ap/bills/new", "/ap/bills/new/lines", "/ap/payment-run",
+               "/ap/vendors", f"/ap/vendors/{vendor}", "/retainage", "/jobs", f"/jobs/{job}",
+               f"/jobs/{job}?tab=budget", f"/jobs/{job}?tab=contract", "/tasks", f"/cost-detail?project_id={job}",
+               "/cost-adjustments/new", "/commitments", "/sl/change-orders", "/sl/change-orders/new",
+               "/jb/progress-bills", "/gl/journal-entries/new"),
+        absent_pages=("/ap/holds", "/ap/transactions", "/ap/payments", "/hq/batches", "/change-requests",
+                      "/pm/firms", "/po/purchase-orders", "/estimates", "/entities"),
+        skin_marks=(b'class="skin-computerease"', b"Launcher", b"Management Center"),
+        entry_page_marks=(b"Invoice #", b'Approve invoice <span class="rec">JSM-88421</span>'),
+    )
+
+
+VENDORS = [foundation_erp(), sage300cre(), cmic(), acumatica_construction(), qbo(), computerease()]
 
 
 def each_vendor(having: str | None = None):

@@ -59,7 +59,7 @@ def test_every_erp_with_a_projection_write_has_instances_on_jobs_of_its_own():
     writable = {name for name, spec in load_apps().items()
                 if spec.kind == "erp" and "update_job_forecast" in spec.service_tool_names}
     assert {_erp(t) for t in TASKS.values()} == writable
-    assert {"foundation_erp", "sage300cre", "cmic", "acumatica_construction"} <= writable
+    assert {"foundation_erp", "sage300cre", "cmic", "acumatica_construction", "computerease"} <= writable
     assert "qbo" not in writable  # QuickBooks projects carry no cost-to-complete field
     jobs = [(t.parameters["job"], _erp(t)) for t in TASKS.values()]
     assert len({job for job, _erp_ in jobs}) == len(jobs)

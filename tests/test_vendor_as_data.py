@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SPECS = load_apps()
 ERPS = sorted(n for n, s in SPECS.items() if s.kind == "erp")
 APPS = ERPS  # the apps of this module's episodes
-VENDOR_NAMES = sorted(SPECS) + ["vista", "intacct", "foundation", "sage300", "cmic", "acumatica", "qbo"]
+VENDOR_NAMES = sorted(SPECS) + ["vista", "intacct", "foundation", "sage300", "cmic", "acumatica", "qbo", "computerease"]
 
 
 def test_a_third_erp_is_registered_from_its_manifest_alone():
@@ -41,6 +41,10 @@ def test_a_sixth_erp_is_registered_from_its_manifest_alone():
 
 def test_a_seventh_erp_is_registered_from_its_manifest_alone():
     assert "qbo" in ERPS
+
+
+def test_an_eighth_erp_is_registered_from_its_manifest_alone():
+    assert "computerease" in ERPS
 
 
 def test_no_template_branches_on_a_vendor_name():

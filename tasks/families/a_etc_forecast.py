@@ -7,9 +7,10 @@ projection in the ERP, and leave it for sign-off. The paper's example: job 1042 
 Vista.
 
 The family runs on every ERP whose manifest has a projection write (a tool backed by the service
-`update_job_forecast`): Vista on the paper's jobs, and FOUNDATION, Sage 300 CRE, CMiC and
-Acumatica each on jobs of their own. Those products key a job their own way (seeds/erp_keys.py:
-FOUNDATION's 24-9140, Sage 300 CRE's 249140, CMiC's 2024-9140, Acumatica's PRJ24-9140), so the
+`update_job_forecast`): Vista on the paper's jobs, and FOUNDATION, Sage 300 CRE, CMiC, Acumatica
+and ComputerEase each on jobs of their own. Those products key a job their own way
+(seeds/erp_keys.py: FOUNDATION's 24-9140, Sage 300 CRE's 249140, CMiC's 2024-9140, Acumatica's
+PRJ24-9140, ComputerEase's J24-9140), so the
 instruction names the company's job number and the product, the agent finds the product's job by
 it, and the evaluator pins the product's own key. QuickBooks Online is not among them: its
 projects (sub-customers) carry no cost projection or cost-to-complete field, so the task has no
@@ -44,6 +45,7 @@ ERP_JOBS = {
     "sage300cre": ("9140", "2736"),
     "cmic": ("7048", "2728"),
     "acumatica_construction": ("5965", "8662"),
+    "computerease": ("3937", "8207"),
 }
 # the public documentation the family rests on (DOMAIN.md Sources)
 SOURCE_REF = ("Procore support, \"Reading a Budget\" and the Standard Budget View (Forecast to Complete "
@@ -54,6 +56,7 @@ SOURCE_REFS = {
     "cmic": "CMiC help, Job Costing (projected cost to complete)",
     "acumatica_construction": ("Acumatica Construction Edition help, Project Budget (cost to complete, "
                                "cost projections)"),
+    "computerease": "ComputerEase help, Job Cost (projected cost and cost to complete by phase and category)",
 }
 
 
