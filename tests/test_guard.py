@@ -58,12 +58,13 @@ def _a_draft_bill(env, app: str) -> dict:
 
 def accepted_args(env, app: str, tool: str, store) -> dict:
     """Arguments the product itself accepts for this guarded tool, read from the episode's data."""
-    if app == "box":
-        file_id = _first(env, "box.search", {})["id"]
-        folder = _first(env, "box.folders.items.list", {"folder_id": 0}, lambda r: r["type"] == "folder")
-        return {"shared_links.create": {"file_id": file_id},
-                "collaborations.create": {"item_id": folder["id"], "email": "name@example.com"},
-                "sign_requests.create": {"file_id": file_id, "signer_email": "name@example.com"}}[tool]
+    if APPS[app].kind == "docs":
+        names = APPS[app].service_tool_names
+        file_id = _first(env, f"{app}.{names['search_files']}", {})["id"]
+        folder = _first(env, f"{app}.{names['list_folder_items']}", {"folder_id": 0}, lambda r: r["type"] == "folder")
+        return {"create_shared_link": {"file_id": file_id},
+                "create_collaboration": {"item_id": folder["id"], "email": "name@example.com"},
+                "create_sign_request": {"file_id": file_id, "signer_email": "name@example.com"}}[APPS[app].tool_map[tool]]
     if app == "outlook":
         received = _first(env, "outlook.messages.list", {"folder": "Inbox"})["id"]
         return {"message.send": {"to": ["name@example.com"], "subject": "Hello", "body": "Text"},
@@ -223,9 +224,6 @@ def _first_accepted(env, app: str, tool: str, store, candidates) -> dict:
 
 
 MISSING_RECORD = {  # the record named does not exist: the product refuses
-    "shared_links.create": {"file_id": 999999999},
-    "collaborations.create": {"item_id": 999999999, "email": "name@example.com"},
-    "sign_requests.create": {"file_id": 999999999, "signer_email": "name@example.com"},
     "message.send": {"message_id": "MSG-NOPE"},
     "message.reply": {"message_id": "MSG-NOPE", "comment": "Thanks"},
     "message.forward": {"message_id": "MSG-NOPE", "to": ["name@example.com"]},
@@ -245,6 +243,12 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "customer_invoice.submit": {"number": MISSING},
     "bid_package.send_rfq": {"number": MISSING},
 }
+for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
+    for _service, _args in (("create_shared_link", {"file_id": 999999999}),
+                            ("create_collaboration", {"item_id": 999999999, "email": "name@example.com"}),
+                            ("create_sign_request", {"file_id": 999999999, "signer_email": "name@example.com"})):
+        if _service in _spec.service_tool_names:
+            MISSING_RECORD[_spec.service_tool_names[_service]] = _args
 for _spec in (s for s in APPS.values() if s.kind == "payroll"):  # a Saturday with no payroll
     for _service in ("finalize_payroll", "create_direct_deposit_file", "make_tax_deposit"):
         MISSING_RECORD[_spec.service_tool_names[_service]] = {"period_end": "1999-01-02"}
@@ -322,14 +326,24 @@ def _bill_id(env, app: str, args: dict) -> str:
     raise AssertionError(f"{app} lists no bill {args['bill_number']}")
 
 
+def _signs(app: str) -> bool:
+    """Whether the document store signs documents (Box Sign; SharePoint has none)."""
+    return "create_sign_request" in APPS[app].service_tool_names
+
+
+def _docs_file_and_folder(env, app: str, store) -> tuple:
+    names = APPS[app].service_tool_names
+    return (accepted_args(env, app, names["create_shared_link"], store)["file_id"],
+            accepted_args(env, app, names["create_collaboration"], store)["item_id"])
+
+
 def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
     """(what, url, form) of each guarded button, pressed on a record the product accepts."""
     base = APPS[app].base_path
-    if app == "box":
-        file_id = accepted_args(env, app, "shared_links.create", store)["file_id"]
-        folder = accepted_args(env, app, "collaborations.create", store)["item_id"]
-        return [("share", f"{base}/file/{file_id}/share", {"access": "open"}),
-                ("sign", f"{base}/file/{file_id}/sign", {"signer_email": "name@example.com"}),
+    if APPS[app].kind == "docs":
+        file_id, folder = _docs_file_and_folder(env, app, store)
+        signs = [("sign", f"{base}/file/{file_id}/sign", {"signer_email": "name@example.com"})] if _signs(app) else []
+        return [("share", f"{base}/file/{file_id}/share", {"access": "open"}), *signs,
                 ("collaborate", f"{base}/folder/{folder}/collaborate", {"email": "name@example.com", "role": "viewer"})]
     if app == "outlook":
         received = accepted_args(env, app, "message.reply", store)["message_id"]
@@ -407,10 +421,11 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                 ("submit, nothing staged", f"{base}/positive-pay/submit", {"presented_date": "{day}"}),
                 ("entitlement, no such user", f"{base}/administration/entitlements",
                  {"login": "NOBODY", "service_name": "Payments", "permission": "Release", "grant": "true"})]
+    if APPS[app].kind == "docs":
+        signs = [("sign, bad signer", f"{base}/file/{{file}}/sign", {"signer_email": "nobody"})] if _signs(app) else []
+        return [("share, no such file", f"{base}/file/999999999/share", {"access": "open"}), *signs,
+                ("collaborate, bad email", f"{base}/folder/{{folder}}/collaborate", {"email": "nobody", "role": "viewer"})]
     return {
-        "box": [("share, no such file", f"{base}/file/999999999/share", {"access": "open"}),
-                ("sign, bad signer", f"{base}/file/{{file}}/sign", {"signer_email": "nobody"}),
-                ("collaborate, bad email", f"{base}/folder/{{folder}}/collaborate", {"email": "nobody", "role": "viewer"})],
         "outlook": [("compose send, no recipient", f"{base}/compose", {"to": "", "subject": "S", "body": "B", "action": "send"}),
                     ("send, no such draft", f"{base}/message/MSG-NOPE/send", {}),
                     ("reply, no text", f"{base}/message/{{received}}/reply", {"comment": " "})],
@@ -500,9 +515,8 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
         env = Environment(episode, [app])
         client = _bound_client(flask_app, episode)
         fill = {}
-        if app == "box":
-            fill = {"file": accepted_args(env, app, "shared_links.create", store)["file_id"],
-                    "folder": accepted_args(env, app, "collaborations.create", store)["item_id"]}
+        if APPS[app].kind == "docs":
+            fill = dict(zip(("file", "folder"), _docs_file_and_folder(env, app, store)))
         elif app == "outlook":
             fill = {"received": accepted_args(env, app, "message.reply", store)["message_id"]}
         elif app == "procore":

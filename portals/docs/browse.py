@@ -20,10 +20,10 @@ DOWNLOAD_CAP = 1024 * 1024
 @service(READ)
 def list_folder_items(ctx: ServiceContext, folder_id: int | None = None, path: str | None = None,
                       page: int = 1, per_page: int = 25) -> dict:
-    """List the subfolders and files inside a Box folder, folders first, then files by name.
+    """List the subfolders and files inside a {product} folder, folders first, then files by name.
 
     Args:
-        folder_id: The folder's id; 0 is the root "All Files" folder. Give this or path.
+        folder_id: The folder's id; 0 is the root "{root}" folder. Give this or path.
         path: The folder's path instead of its id, e.g. "/Projects/9999 - Example Job/AP Invoices".
         page: Page number, starting at 1.
         per_page: Entries per page, 1 to 100.

@@ -42,7 +42,7 @@ def upload_file(ctx: ServiceContext, folder_id: int, name: str, content: UploadT
     """Upload a new file into a folder. Its text becomes a PDF that others can open and read.
 
     Args:
-        folder_id: The folder to upload into; 0 is "All Files".
+        folder_id: The folder to upload into; 0 is "{root}".
         name: The file name, e.g. "Reconciliation notes 2026-06.pdf". Unique within the folder.
         content: The text of the file.
     """

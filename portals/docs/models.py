@@ -1,4 +1,4 @@
-"""Box's state: a folder tree, files (documents of the book plus uploads) and metadata instances."""
+"""The document store's state: a folder tree, files (documents of the book plus uploads) and metadata."""
 from __future__ import annotations
 
 from sqlalchemy import Integer, String, Text

@@ -1,4 +1,4 @@
-"""Build Box from the book: every document's folder chain, then the files themselves."""
+"""Build the document store from the book: every document's folder chain, then the files themselves."""
 from __future__ import annotations
 
 import json
@@ -28,7 +28,7 @@ def _folder_chain(session, app: str, path: str, known: dict[str, int]) -> int:
 
 
 def seed(session, book, rng, clock, spec) -> None:
-    session.add(Folder(id=ROOT_ID, path="/", parent_id=None, name="All Files"))
+    session.add(Folder(id=ROOT_ID, path="/", parent_id=None, name=spec.word("root")))
     known = {"/": ROOT_ID}
     default_at = book.get("meta", {}).get("clock", clock.iso())
     docs = sorted(book.get("documents", []), key=lambda d: int(d["doc_id"]))

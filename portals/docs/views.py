@@ -1,4 +1,5 @@
-"""Box's web pages: All Files, folders, search, Recents, Sign and the file preview."""
+"""The document store's web pages: the root folder, folders, search, recent files, the file
+preview and, where the product signs documents, its signature page."""
 from __future__ import annotations
 
 import base64
@@ -63,12 +64,15 @@ def make_blueprint(spec) -> Blueprint:
         return render_view(spec, "docs/search.html", 200, ("results",), result=result, kinds=KINDS,
                            heading="Recents")
 
-    @bp.get("/sign")
-    def sign():
-        kind = request.args.get("kind") or "subcontract"
-        result = listing(spec, "search_files", {**list_args("query"), "kind": kind}, ITEM_SORT)
-        return render_view(spec, "docs/sign.html", 200, ("results",), result=result, kinds=SIGN_KINDS,
-                           kind=kind)
+    signs = "create_sign_request" in spec.service_tool_names  # Box Sign; SharePoint signs nothing
+
+    if signs:
+        @bp.get("/sign")
+        def sign():
+            kind = request.args.get("kind") or "subcontract"
+            result = listing(spec, "search_files", {**list_args("query"), "kind": kind}, ITEM_SORT)
+            return render_view(spec, "docs/sign.html", 200, ("results",), result=result, kinds=SIGN_KINDS,
+                               kind=kind)
 
     @bp.get("/file/<int:doc_id>")
     def file(doc_id: int):
@@ -121,13 +125,14 @@ def make_blueprint(spec) -> Blueprint:
             return file_page(doc_id, 422, errors=form_error(err), form=args, refused=err.message)
         return file_page(doc_id, pending=staged)
 
-    @bp.post("/file/<int:doc_id>/sign")
-    def request_signature(doc_id: int):
-        args = {"file_id": doc_id, **form_args("signer_email", "message")}
-        try:
-            staged = ui_call(spec, "create_sign_request", args)
-        except ToolError as err:
-            return file_page(doc_id, 422, errors=form_error(err), form=args, refused=err.message)
-        return file_page(doc_id, pending=staged)
+    if signs:
+        @bp.post("/file/<int:doc_id>/sign")
+        def request_signature(doc_id: int):
+            args = {"file_id": doc_id, **form_args("signer_email", "message")}
+            try:
+                staged = ui_call(spec, "create_sign_request", args)
+            except ToolError as err:
+                return file_page(doc_id, 422, errors=form_error(err), form=args, refused=err.message)
+            return file_page(doc_id, pending=staged)
 
     return bp
