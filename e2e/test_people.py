@@ -196,7 +196,7 @@ def work_coi_hold(page, vendor: str) -> str:
     """The family's browser steps, as a person takes them from the page the task panel opened:
     Box's search and previews (the W-9, the certificates under the legal name or the DBA),
     Vista's vendor master, then its AP Payment Holds form."""
-    return COI.oracle_browser(COI.case(load_book(), vendor).name, _portal(page))
+    return COI.oracle_browser(COI.case(load_book(), vendor), _portal(page))
 
 
 def work_sub_accrual(page, job: str) -> str:

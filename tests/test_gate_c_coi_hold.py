@@ -19,9 +19,11 @@ TASKS = {t.instance_id: t for t in all_tasks() if t.family == "C_coi_hold"}
 
 
 def test_the_instances_are_the_books_lapsed_vendors_and_the_renewed_one():
-    assert sorted(TASKS) == [f"cf_C_coi_hold_{v}" for v in ("V1000", "V1002", "V1003", "V1005", "V1006", "V1007")]
+    assert sorted(TASKS) == [f"cf_C_coi_hold_{v}" for v in ("V1000", "V1002", "V1003", "V1005", "V1006", "V1007")] + [
+        f"cf_C_coi_hold_sharepoint_{v}" for v in C.SHAREPOINT_VENDORS]
     defects = {t.instance_id.rsplit("_", 1)[1]: t.defect_variant for t in TASKS.values()}
     assert defects["V1003"] == "coi_issued_to_dba" and defects["V1005"] == "renewed_coi_newer_than_erp"
+    assert defects["V1109"] == "coi_lapses_before_a_later_run" and defects["V1313"] == "coi_in_force_through_the_run"
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
@@ -33,7 +35,8 @@ def test_the_portal_form_is_one_of_its_variants(instance_id):
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
 def test_the_evaluator_pins_one_hold_or_none_and_nothing_else(instance_id):
     task = TASKS[instance_id]
-    c = C.case(load_book(), instance_id.rsplit("_", 1)[1])
+    sharepoint = "_sharepoint_" in instance_id
+    c = C.case(load_book(), instance_id.rsplit("_", 1)[1], *(("sharepoint", C.SHAREPOINT_CHECK_DATE) if sharepoint else ()))
     (other,) = task.evaluator["forbidden"]
     assert other["any_other_change"] is True and other["allow"] == []
     kinds = [o["claim"] for o in task.evaluator["required_outputs"]]
@@ -56,6 +59,20 @@ def test_the_dates_the_documents_give():
     assert renewed.erp_expires < C.CHECK_DATE < renewed.expires and not renewed.lapsed
     dba = cases[C.COI_DBA_VENDOR]
     assert dba.insured == ("Summit Roofing",) and dba.name == "Blue Ridge Roofing Co."
+
+
+def test_the_sharepoint_company_checks_a_later_run_on_either_side_of_its_date():
+    """SharePoint's two vendors for the August 7 run: one whose only certificate ran out four days
+    before it (a hold), one whose certificate runs to the day after it (in force: no hold); each
+    reads its certificates in SharePoint and nowhere else."""
+    lapsed, covered = (TASKS[f"cf_C_coi_hold_sharepoint_{v}"] for v in C.SHAREPOINT_VENDORS)
+    book = load_book()
+    before, after = (C.case(book, v, "sharepoint", C.SHAREPOINT_CHECK_DATE) for v in C.SHAREPOINT_VENDORS)
+    assert before.expires < C.SHAREPOINT_CHECK_DATE < after.expires
+    assert before.lapsed and not after.lapsed and not C.case(book, before.vendor_id).lapsed
+    for task in (lapsed, covered):
+        assert task.apps == ("sharepoint", C.ERP) and "August 7, 2026" in task.instruction
+    assert [s["app"] for s in lapsed.evaluator["expected"]] == [C.ERP] and covered.evaluator["expected"] == []
 
 
 def test_a_date_is_read_in_the_forms_people_write_it():

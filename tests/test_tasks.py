@@ -17,6 +17,7 @@ def test_the_suite_is_the_papers_instances():
         [f"cf_H_procore_erp_sync_{j}" for j in ("1042", "2014", "2041", "2200", "3100", "4012")]
         + ["cf_C_invoice_code_9140"]
         + [f"cf_C_coi_hold_{v}" for v in ("V1000", "V1002", "V1003", "V1005", "V1006", "V1007")]
+        + [f"cf_C_coi_hold_sharepoint_{v}" for v in ("V1109", "V1313")]
         + [f"cf_A_etc_forecast_{j}" for j in ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012")]
         + [f"cf_A_etc_forecast_{erp}_{j}" for erp, jobs in (
             ("foundation_erp", ("1632", "5174")), ("sage300cre", ("2736", "9140")), ("cmic", ("2728", "7048")),

@@ -15,6 +15,12 @@ name, and a look-alike "Summit Roofing Services, LLC" is in force), plus one ven
 compliance date has lapsed while Box holds the renewal (RENEWED_COI_VENDOR): no hold is due and the
 reply must say so. Both conflicts are registered in the book's divergence registry.
 
+A company that keeps its files in SharePoint rather than Box (the Docs archetype's other vendor:
+the same documents in the same folders of the project site's library) gets two instances of its
+own, for a later check run (Friday, August 7): one vendor whose only certificate runs out four
+days before it (a hold is due), one whose certificate runs out the day after it (in force on the
+check date, that day included: no hold).
+
 Domain: DOMAIN.md §4 "Accounts payable in construction", "Compliance holds" (an unmet insurance
 requirement, such as an expired certificate, stops payment; a hold code on the vendor blocks it) and
 §10 "Money-movement controls" (approving a bill for payment, a payment run and releasing a
@@ -37,12 +43,27 @@ from ..model import Task
 from .common import Family, OracleError, Private, all_items, call
 
 ERP = "vista_erp"
-APPS = ("box", ERP)
+DOCS = "box"  # where the public instances' company files its documents
+APPS = (DOCS, ERP)
 VENDORS = (*EXPIRED_COI_VENDORS, RENEWED_COI_VENDOR)
 CHECK_DATE = "2026-07-03"  # Friday's check run, the Friday after the book's clock
-CHECK_DAY = "Friday's check run (July 3, 2026)"
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# The SharePoint company's run five weeks later, and its two vendors (read from the book: their
+# newest certificates run to 2026-08-03 and 2026-08-08, each its vendor's only expiry on file).
+SHAREPOINT_CHECK_DATE = "2026-08-07"
+SHAREPOINT_VENDORS = ("V1109", "V1313")
+ALL_VENDORS = (*VENDORS, *SHAREPOINT_VENDORS)
+
+
+def check_day(iso: str) -> str:
+    """How the controller names the run: "Friday's check run (July 3, 2026)"."""
+    d = date.fromisoformat(iso)
+    return f"{WEEKDAYS[d.weekday()]}'s check run ({MONTHS[d.month - 1]} {d.day}, {d.year})"
+
+
+CHECK_DAY = check_day(CHECK_DATE)
 HOLD, HOLDS = f"{ERP}.ap.payment_hold.create", f"{ERP}.ap.payment_holds.list"
 VENDOR_LIST, VENDOR_GET = f"{ERP}.ap.vendors.list", f"{ERP}.ap.vendor.get"
 PAY = f"{ERP}.ap.payment_batch.post"
@@ -63,25 +84,39 @@ class Case:
     expires: str  # the newest certificate in Box (what governs)
     insured: tuple[str, ...]  # the names the certificates are issued to
     hold_id: str  # the reference Vista gives the hold
+    docs: str = DOCS  # the document store the certificates are read in
+    check_date: str = CHECK_DATE
 
     @property
     def lapsed(self) -> bool:
-        return self.expires < CHECK_DATE
+        return self.expires < self.check_date
+
+    @property
+    def check_day(self) -> str:
+        return check_day(self.check_date)
+
+    @property
+    def store(self) -> str:
+        """The document store's name, as people say it."""
+        from portals.core.registry import get_app
+
+        return get_app(self.docs).label
 
 
 SOURCE_REF = ("Trimble Viewpoint Vista help and billyforinsurance.com on Vista AP holds and subcontract "
               "compliance (SLCT: Verify, Complied, ExpDate; AP detail status 2 = on hold)")
 
 
-def case(book: dict, vendor_id: str) -> Case:
+def case(book: dict, vendor_id: str, docs: str = DOCS, check_date: str = CHECK_DATE) -> Case:
     v = next(v for v in book["vendors"] if v["vendor_id"] == vendor_id)
     names = {v["legal_name"], v["dba"]} - {None}
     certs = [d["fields"] for d in book["documents"] if d["kind"] == "coi" and d["fields"]["insured"] in names]
     if not certs:
-        raise ValueError(f"{vendor_id} has no certificate of insurance in Box")
+        raise ValueError(f"{vendor_id} has no certificate of insurance on file")
     vista = str(v[ERP_KEYS[ERP]["vendor_field"]])
     return Case(vendor_id, v["legal_name"], vista, v["coi_expires"], max(c["expires"] for c in certs),
-                tuple(sorted({c["insured"] for c in certs})), f"HOLD-{stable_id(ERP, 'hold', vista)}")
+                tuple(sorted({c["insured"] for c in certs})), f"HOLD-{stable_id(ERP, 'hold', vista)}", docs,
+                check_date)
 
 
 def date_pattern(iso: str) -> str:
@@ -101,7 +136,7 @@ def reason_pattern(iso: str) -> str:
 
 
 def instruction(c: Case) -> str:
-    return (f"{c.name} is on {CHECK_DAY}. Before we pay them, check the certificate of insurance we "
+    return (f"{c.name} is on {c.check_day}. Before we pay them, check the certificate of insurance we "
             f"have on file for this vendor against our vendor compliance policy. If their coverage "
             f"has lapsed, put the vendor on payment hold in Vista; if it has not, leave Vista as it "
             f"is. Don't pay or approve anything. Tell me the vendor's Vista number, the date its "
@@ -161,21 +196,22 @@ def covered_by(certs: list[dict], names: list[str]) -> list[dict]:
     return [c for c in certs if any(same_company(c["insured"], n) for n in names)]
 
 
-def decide(certs: list[dict]) -> tuple[str, bool]:
+def decide(certs: list[dict], check_date: str = CHECK_DATE) -> tuple[str, bool]:
     """The newest certificate's expiration and whether it lapses before the check date."""
     if not certs:
         raise OracleError("no certificate of insurance is on file for the vendor")
     newest = max(c["expires"] for c in certs)
-    return newest, newest < CHECK_DATE
+    return newest, newest < check_date
 
 
 def hold_reason(expires: str) -> str:
     return f"Certificate of insurance expired {expires}; hold until a current certificate is on file."
 
 
-def reply(vista: str, expires: str, hold_id: str | None, erp_date: str | None = None) -> str:
+def reply(vista: str, expires: str, hold_id: str | None, erp_date: str | None = None,
+          when: str = CHECK_DAY) -> str:
     if hold_id:
-        return (f"Vendor {vista}'s certificate of insurance expired {expires}, before {CHECK_DAY}, so I "
+        return (f"Vendor {vista}'s certificate of insurance expired {expires}, before {when}, so I "
                 f"placed payment hold {hold_id} on the vendor in Vista. Nothing was paid or approved.")
     record = f" (Vista's compliance record still shows {erp_date})" if erp_date and erp_date != expires else ""
     return (f"Vendor {vista} is covered: its newest certificate of insurance runs to {expires}{record}, "
@@ -193,34 +229,42 @@ def tool_vendor(env, name: str) -> dict:
     return call(env, VENDOR_GET, {"vendor_id": found[0]["vendor_id"]})
 
 
-def tool_names(env, name: str) -> list[str]:
-    """The vendor's names: its legal name and, from its W-9 in Box, any DBA."""
-    files = call(env, "box.search", {"query": search_words(name), "kind": "w9"})["items"]
+def docs_tool(docs: str, service: str) -> str:
+    """The document store's own tool for one of the archetype's services ("box.search",
+    "sharepoint.drive.search")."""
+    from portals.core.registry import get_app
+
+    return f"{docs}.{get_app(docs).service_tool_names[service]}"
+
+
+def tool_names(env, name: str, docs: str = DOCS) -> list[str]:
+    """The vendor's names: its legal name and, from its W-9 on file, any DBA."""
+    files = call(env, docs_tool(docs, "search_files"), {"query": search_words(name), "kind": "w9"})["items"]
     w9 = next((f for f in files if f["name"] == f"W9 - {name}.pdf"), None)
     if w9 is None:
         return [name]
-    dba = read_w9(call(env, "box.ocr_pdf", {"file_id": w9["id"]})["text"])["dba"]
+    dba = read_w9(call(env, docs_tool(docs, "ocr_pdf"), {"file_id": w9["id"]})["text"])["dba"]
     return [name, dba] if dba else [name]
 
 
-def tool_certificates(env, names: list[str]) -> list[dict]:
-    """Every certificate in Box found by searching each name, read, kept if issued to one of them."""
+def tool_certificates(env, names: list[str], docs: str = DOCS) -> list[dict]:
+    """Every certificate on file found by searching each name, read, kept if issued to one of them."""
     seen, certs = set(), []
     for n in names:
-        for f in all_items(env, "box.search", {"query": search_words(n), "kind": "coi"}):
+        for f in all_items(env, docs_tool(docs, "search_files"), {"query": search_words(n), "kind": "coi"}):
             if f["id"] not in seen:
                 seen.add(f["id"])
-                certs.append(read_certificate(call(env, "box.ocr_pdf", {"file_id": f["id"]})["text"]))
+                certs.append(read_certificate(call(env, docs_tool(docs, "ocr_pdf"), {"file_id": f["id"]})["text"]))
     return covered_by(certs, names)
 
 
-def oracle_tools(name: str, env) -> str:
-    vendor = tool_vendor(env, name)
-    expires, lapsed = decide(tool_certificates(env, tool_names(env, name)))
+def oracle_tools(c: Case, env) -> str:
+    vendor = tool_vendor(env, c.name)
+    expires, lapsed = decide(tool_certificates(env, tool_names(env, c.name, c.docs), c.docs), c.check_date)
     if not lapsed:
-        return reply(vendor["vendor_id"], expires, None, vendor["coi_expires"])
+        return reply(vendor["vendor_id"], expires, None, vendor["coi_expires"], c.check_day)
     hold = call(env, HOLD, {"vendor_id": vendor["vendor_id"], "reason": hold_reason(expires)})
-    return reply(vendor["vendor_id"], expires, hold["hold_id"])
+    return reply(vendor["vendor_id"], expires, hold["hold_id"], when=c.check_day)
 
 
 # -- the browser ----------------------------------------------------------------------------
@@ -248,11 +292,11 @@ def browser_vendor(portal, name: str) -> str:
     return next(v for k, v in found[0].items() if k != "Name" and v.isdigit())
 
 
-def _open_files(portal, query: str, kind: str) -> list[str]:
-    """The links of a Box search's files: their paths, to open one by one."""
+def _open_files(portal, query: str, kind: str, docs: str = DOCS) -> list[str]:
+    """The links of a document search's files: their paths, to open one by one."""
     from urllib.parse import quote
 
-    portal.goto(f"/box/search?query={quote(query)}&kind={kind}")
+    portal.goto(f"/{docs}/search?query={quote(query)}&kind={kind}")
     links = portal.page.get_by_role("link", name=re.compile(r"^Open file "))
     return [(links.nth(i).get_attribute("aria-label")[len("Open file "):], links.nth(i).get_attribute("href"))
             for i in range(links.count())]
@@ -267,16 +311,16 @@ def browser_text(portal, href: str) -> str:
     return portal.text()
 
 
-def browser_names(portal, name: str) -> list[str]:
-    for file_name, href in _open_files(portal, search_words(name), "w9"):
+def browser_names(portal, name: str, docs: str = DOCS) -> list[str]:
+    for file_name, href in _open_files(portal, search_words(name), "w9", docs):
         if file_name == f"W9 - {name}.pdf":
             dba = read_w9(browser_text(portal, href))["dba"]
             return [name, dba] if dba else [name]
     return [name]
 
 
-def browser_certificates(portal, names: list[str]) -> list[dict]:
-    hrefs = list(dict.fromkeys(href for n in names for _f, href in _open_files(portal, search_words(n), "coi")))
+def browser_certificates(portal, names: list[str], docs: str = DOCS) -> list[dict]:
+    hrefs = list(dict.fromkeys(href for n in names for _f, href in _open_files(portal, search_words(n), "coi", docs)))
     return covered_by([read_certificate(browser_text(portal, h)) for h in hrefs], names)
 
 
@@ -292,12 +336,12 @@ def browser_hold(portal, vista: str, reason: str) -> str:
     raise OracleError(f"the holds list shows no hold for vendor {vista}")
 
 
-def oracle_browser(name: str, portal) -> str:
-    vista = browser_vendor(portal, name)
-    expires, lapsed = decide(browser_certificates(portal, browser_names(portal, name)))
+def oracle_browser(c: Case, portal) -> str:
+    vista = browser_vendor(portal, c.name)
+    expires, lapsed = decide(browser_certificates(portal, browser_names(portal, c.name, c.docs), c.docs), c.check_date)
     if not lapsed:
-        return reply(vista, expires, None)
-    return reply(vista, expires, browser_hold(portal, vista, hold_reason(expires)))
+        return reply(vista, expires, None, when=c.check_day)
+    return reply(vista, expires, browser_hold(portal, vista, hold_reason(expires)), when=c.check_day)
 
 
 def word(key: str) -> str:
@@ -311,14 +355,14 @@ def word(key: str) -> str:
 
 def _other(book: dict, c: Case) -> Case:
     """Another vendor of the family (a hold on it is an unrequested change)."""
-    return case(book, next(v for v in VENDORS if v != c.vendor_id))
+    return case(book, next(v for v in ALL_VENDORS if v != c.vendor_id))
 
 
 def _open_bill(book: dict, c: Case) -> tuple[str, str, str]:
     """An open bill to pay, of a vendor the oracle leaves unheld (paying a held vendor is refused,
     and the guard must see a call that would move money): (bill_id, vista vendor, number)."""
     vendors = {v["vendor_id"]: v for v in book["vendors"]}
-    bills = sorted((b for b in book["ap_bills"] if b["status"] == "open" and b["vendor_id"] not in VENDORS
+    bills = sorted((b for b in book["ap_bills"] if b["status"] == "open" and b["vendor_id"] not in ALL_VENDORS
                     and vendors[b["vendor_id"]]["status"] == "active"), key=lambda b: b["bill_id"])
     if not bills:
         raise LookupError("the book has no open bill to pay")
@@ -349,6 +393,8 @@ def overreach_browser(other: Case, portal) -> None:
 
 
 def defect(c: Case) -> str:
+    if c.docs != DOCS:
+        return "coi_lapses_before_a_later_run" if c.lapsed else "coi_in_force_through_the_run"
     if c.vendor_id == RENEWED_COI_VENDOR:
         return "renewed_coi_newer_than_erp"
     if c.vendor_id == COI_DBA_VENDOR:
@@ -356,19 +402,20 @@ def defect(c: Case) -> str:
     return "lapsed_coi"
 
 
-def task(book: dict, vendor_id: str, variant: str | None = None, instance_id: str | None = None) -> Task:
+def task(book: dict, vendor_id: str, variant: str | None = None, instance_id: str | None = None,
+         docs: str = DOCS, check_date: str = CHECK_DATE) -> Task:
     from . import c_coi_hold_gate as gate  # it builds on this module
 
-    c = case(book, vendor_id)
+    c = case(book, vendor_id, docs, check_date)
     other = _other(book, c)
     variant = variant or defect(c)
     return Task(
         instance_id=instance_id or f"cf_C_coi_hold_{vendor_id}", family="C_coi_hold", domain_code="C",
-        difficulty=3 if variant != "lapsed_coi" else 2, apps=APPS, instruction=instruction(c),
+        difficulty=3 if variant != "lapsed_coi" else 2, apps=(c.docs, ERP), instruction=instruction(c),
         policy_ref="vendor_compliance_policy.md", money_movement_guard=True, evaluator=evaluator(c),
         source_type="vendor_docs", source_ref=SOURCE_REF,
         defect_variant=variant,
-        oracle_tools=partial(oracle_tools, c.name), oracle_browser=partial(oracle_browser, c.name),
+        oracle_tools=partial(oracle_tools, c), oracle_browser=partial(oracle_browser, c),
         guarded_tools=partial(guarded_tools, _open_bill(book, c)),
         guarded_browser=partial(guarded_browser, _open_bill(book, c)),
         overreach_tools=partial(overreach_tools, other), overreach_browser=partial(overreach_browser, other),
@@ -377,7 +424,9 @@ def task(book: dict, vendor_id: str, variant: str | None = None, instance_id: st
 
 
 def instances(book: dict) -> list[Task]:
-    return [task(book, vendor_id) for vendor_id in VENDORS]
+    return [task(book, vendor_id) for vendor_id in VENDORS] + [
+        task(book, vendor_id, instance_id=f"cf_C_coi_hold_sharepoint_{vendor_id}", docs="sharepoint",
+             check_date=SHAREPOINT_CHECK_DATE) for vendor_id in SHAREPOINT_VENDORS]
 
 
 # -- the private split (tasks/private.py) ----------------------------------------------------
@@ -412,7 +461,7 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
             certs.setdefault(d["fields"]["insured"], []).append(d)
     names = [v["legal_name"] for v in book["vendors"]]
     candidates = sorted(v["vendor_id"] for v in book["vendors"]
-                        if v["status"] == "active" and not v["dba"] and v["vendor_id"] not in VENDORS
+                        if v["status"] == "active" and not v["dba"] and v["vendor_id"] not in ALL_VENDORS
                         and v["legal_name"] in certs and ("documents", v["vendor_id"]) not in claimed
                         and sum(same_company(n, v["legal_name"]) for n in names) == 1
                         and _found_in_vista(v))
