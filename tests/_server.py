@@ -75,13 +75,17 @@ class CfabServer:
     def __init__(self, url: str, admin_token: str, proc: subprocess.Popen, log: Path):
         self.url, self.admin_token, self.proc, self.log = url, admin_token, proc, log
         self.http = requests.Session()
-        self._url_map_app = None
+        self._url_map_app, self._url_map_lock = None, threading.Lock()
 
     def url_map_app(self):
-        if self._url_map_app is None:
-            from portals.core.web import create_app
+        # one app for every thread: werkzeug compiles each route with ast.parse, and CPython
+        # 3.11.7's parser fails when several threads enter it at once ("AST constructor recursion
+        # depth mismatch")
+        with self._url_map_lock:
+            if self._url_map_app is None:
+                from portals.core.web import create_app
 
-            self._url_map_app = create_app(None, secret_key="routes-only", admin_token="routes-only")
+                self._url_map_app = create_app(None, secret_key="routes-only", admin_token="routes-only")
         return self._url_map_app
 
     def admin(self, method: str, path: str, body=None, *, raw: bool = False):
