@@ -164,9 +164,12 @@ def test_every_tool_answers_fuzzed_calls_with_a_result_or_a_refusal_that_changes
 def test_the_published_links_mostly_resolve_against_the_seeded_book(sandboxes):
     """The links are derived from the schemas (a list filtered on `vendor_id` lists rows that carry
     it); against the seeded data most of them do hand the target a value, in every app that
-    publishes links but one. (A list whose rows leave the field out, as Box's folder listing does,
-    or that answers no rows, resolves to nothing, and schemathesis then generates the value. An
-    app none of whose lists filters on a key another tool takes, as CashPro's, has no links.)"""
+    publishes links but the document stores. (A list whose rows leave the field out, as a docs
+    folder listing does in Box and SharePoint alike, or that answers no rows, resolves to nothing,
+    and schemathesis then generates the value. An app none of whose lists filters on a key another
+    tool takes, as CashPro's, has no links.)"""
+    specs = load_apps()
+    document_stores = {app for app in APPS if specs[app].archetype.name == "docs"}
     resolved = unresolved = 0
     apps_resolving, apps_linking = set(), set()
     for app, box in sandboxes.items():
@@ -189,7 +192,8 @@ def test_the_published_links_mostly_resolve_against_the_seeded_book(sandboxes):
         if by_app:
             apps_resolving.add(app)
     assert len(apps_linking) >= len(APPS) / 2, sorted(apps_linking)
-    assert len(apps_resolving) >= len(apps_linking) - 1, sorted(apps_linking - apps_resolving)
+    assert apps_linking - apps_resolving <= document_stores, sorted(apps_linking - apps_resolving)
+    assert len(apps_resolving) >= len(apps_linking) - len(document_stores), sorted(apps_linking - apps_resolving)
     assert resolved >= 3 * unresolved and resolved > 50, (resolved, unresolved)
 
 
