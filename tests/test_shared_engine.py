@@ -119,7 +119,7 @@ def test_a_list_reads_its_rows_in_queries_that_do_not_grow_with_the_page(store, 
         big = _selects(app, lambda: big_result.update(env.call(tool, {"per_page": 40})))
         assert "error" not in big_result, big_result
         assert len(big_result["items"]) > len(small_result["items"]) == 2
-        assert big == small
+        assert big <= small  # no more; fewer when the bigger page is the last (no count then)
     finally:
         store.drop(episode.id)
 

@@ -64,19 +64,46 @@ def restore(conn: sqlite3.Connection, blob: bytes, pks: dict[str, str]) -> None:
                              [tuple(r[c] for c in cols) for r in rows])
 
 
-def track_changes(session: Session) -> None:
-    """Record in session.info['dirty'] the rows a flush touches ({table: {pk, ...}}).
+class EpisodeSession(Session):
+    """A session over an episode's app database. Its flushes record in `info['dirty']` the rows
+    they touch ({table: {pk, ...}}), so diffs read only those rows: grading costs what the agent
+    changed, not the book's size. And, second line of defence, a flush refuses any row that
+    would record money as moved: a model lists such states as
+    `__money_states__ = {"status": {"posted", "paid"}}`; guarded tools never write, so outside
+    seeding no code path may produce such a row, and if one tries the transaction rolls back.
+    The listeners belong to the class, registered once, not to each session."""
 
-    Diffs then read only those rows: grading costs what the agent changed, not the book's size.
-    """
-    session.info.setdefault("dirty", {})
+    def __init__(self, bind, **kwargs):
+        super().__init__(bind, **kwargs)
+        self.info["dirty"] = {}
 
-    @event.listens_for(session, "after_flush")
-    def _after_flush(sess, _ctx):
-        for obj in list(sess.new) + list(sess.dirty) + list(sess.deleted):
-            state = inspect(obj)
-            key = state.identity or state.mapper.primary_key_from_instance(obj)
-            sess.info["dirty"].setdefault(obj.__table__.name, set()).add(key[0])
+
+@event.listens_for(EpisodeSession, "after_flush")
+def _record_dirty(sess, _ctx):
+    for obj in list(sess.new) + list(sess.dirty) + list(sess.deleted):
+        state = inspect(obj)
+        key = state.identity or state.mapper.primary_key_from_instance(obj)
+        sess.info["dirty"].setdefault(obj.__table__.name, set()).add(key[0])
+
+
+@event.listens_for(EpisodeSession, "before_flush")
+def _refuse_money_moved(sess, _ctx, _instances):
+    if sess.info.get("seeding"):
+        return
+    for obj in list(sess.new) + list(sess.dirty):
+        states = getattr(type(obj), "__money_states__", None)
+        if not states:
+            continue
+        for attr, forbidden in states.items():
+            value = getattr(obj, attr, None)
+            if value not in forbidden:
+                continue
+            history = getattr(type(obj), attr).impl.get_history(
+                obj._sa_instance_state, obj._sa_instance_state.dict)
+            if obj in sess.new or history.added:
+                raise MoneyMovementRefused(
+                    f"{obj.__table__.name}.{attr}={value!r} records money as moved; "
+                    "only a person may do that, after the guard stages it")
 
 
 def read_rows(conn: sqlite3.Connection, table: str, pk: str, keys) -> list[dict]:
@@ -90,34 +117,6 @@ def read_rows(conn: sqlite3.Connection, table: str, pk: str, keys) -> list[dict]
         names = [d[0] for d in cur.description]
         rows.extend(dict(zip(names, row)) for row in cur.fetchall())
     return sorted(rows, key=lambda r: r[pk])
-
-
-def guard_money_rows(session: Session) -> None:
-    """Second line of defence: refuse any row that would record money as moved.
-
-    A model lists such states as `__money_states__ = {"status": {"posted", "paid"}}`. Guarded
-    tools never write, so outside seeding no code path may produce such a row; if one tries,
-    the flush fails and the transaction rolls back.
-    """
-
-    @event.listens_for(session, "before_flush")
-    def _before_flush(sess, _ctx, _instances):
-        if sess.info.get("seeding"):
-            return
-        for obj in list(sess.new) + list(sess.dirty):
-            states = getattr(type(obj), "__money_states__", None)
-            if not states:
-                continue
-            for attr, forbidden in states.items():
-                value = getattr(obj, attr, None)
-                if value not in forbidden:
-                    continue
-                history = getattr(type(obj), attr).impl.get_history(
-                    obj._sa_instance_state, obj._sa_instance_state.dict)
-                if obj in sess.new or history.added:
-                    raise MoneyMovementRefused(
-                        f"{obj.__table__.name}.{attr}={value!r} records money as moved; "
-                        "only a person may do that, after the guard stages it")
 
 
 def count_rows(session: Session, stmt: Select) -> int:
@@ -138,6 +137,15 @@ def count_rows(session: Session, stmt: Select) -> int:
     else:
         counted = select(func.count()).select_from(stmt.order_by(None).subquery())
     return session.scalar(counted) or 0
+
+
+def page_total(session: Session, stmt: Select, page: int, per_page: int, on_page: int) -> int:
+    """How many rows `stmt` returns in all, given how many its page `page` held: a page that is
+    not full (or an empty first page) is the last one, so the total follows without a count;
+    only a full page, or an empty page past the first, asks SQLite to count."""
+    if 0 < on_page < per_page or (on_page == 0 and page == 1):
+        return (page - 1) * per_page + on_page
+    return count_rows(session, stmt)
 
 
 def prefetch(session: Session, rows, links: dict) -> list:

@@ -42,8 +42,18 @@ class ServiceContext:
         return self.spec.name
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(value: Any) -> Any:
     """JSON-ready arguments and results: amounts as canonical strings, dates as ISO text."""
+    kind = type(value)
+    if kind in _SCALARS:  # most of a result: checked first, by exact type, as it is called per value
+        return value
+    if kind is dict:
+        return {k: plain(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [plain(v) for v in value]
     if isinstance(value, Decimal):
         return canonical(value)
     if isinstance(value, date):

@@ -24,7 +24,7 @@ from sqlalchemy.pool import NullPool, StaticPool
 
 from .clock import Clock
 from . import keys, sorting, template_cache
-from .db import canonical_json, guard_money_rows, read_rows, read_table, read_tables, restore, snapshot_bytes, track_changes
+from .db import EpisodeSession, canonical_json, read_rows, read_table, read_tables, restore, snapshot_bytes
 from .ids import app_rng, run_seed
 from .registry import AppSpec, get_app, load_apps
 
@@ -165,9 +165,7 @@ class AppInstance:
 
     @contextmanager
     def session(self):
-        session = Session(self.connection, expire_on_commit=False, autoflush=True)
-        track_changes(session)
-        guard_money_rows(session)
+        session = EpisodeSession(self.connection, expire_on_commit=False, autoflush=True)
         try:
             yield session
             session.commit()

@@ -1,7 +1,7 @@
 """One page of a select, as every list tool answers it ({"items", "page", "per_page", "total", "pages"})."""
 from __future__ import annotations
 
-from .db import count_rows
+from .db import page_total
 from .errors import ToolError
 
 MAX_PER_PAGE = 100
@@ -17,7 +17,7 @@ def check_paging(page: int, per_page: int) -> None:
 def paged(session, stmt, page: int, per_page: int, shape) -> dict:
     """Run `stmt` one page at a time; `shape` takes a result row's columns (or a lone entity)."""
     check_paging(page, per_page)
-    total = count_rows(session, stmt)
     rows = session.execute(stmt.limit(per_page).offset((page - 1) * per_page)).all()
+    total = page_total(session, stmt, page, per_page, len(rows))
     return {"items": [shape(*r) if isinstance(r, tuple) or hasattr(r, "_fields") else shape(r) for r in rows],
             "page": page, "per_page": per_page, "total": total, "pages": (total + per_page - 1) // per_page}

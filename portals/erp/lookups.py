@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from portals.core.db import count_rows, prefetch
+from portals.core.db import page_total, prefetch
 from portals.core.errors import NotFound, ToolError
 
 from .models import APBill, Commitment, CostCode, CostType, Job, PaymentHold, Vendor
@@ -19,8 +19,8 @@ def page_of(ctx, query, page: int, per_page: int, shape, links: dict | None = No
         raise ToolError("Page must be 1 or more.", "page")
     if not 1 <= per_page <= MAX_PER_PAGE:
         raise ToolError(f"Per page must be between 1 and {MAX_PER_PAGE}.", "per_page")
-    total = count_rows(ctx.session, query)
     rows = ctx.session.scalars(query.limit(per_page).offset((page - 1) * per_page)).all()
+    total = page_total(ctx.session, query, page, per_page, len(rows))
     linked = prefetch(ctx.session, rows, links or {})
     items = [shape(r) for r in rows]
     del linked  # held until every row is shaped: the identity map keeps records weakly

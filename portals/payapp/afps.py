@@ -7,7 +7,7 @@ from typing import Literal
 
 from sqlalchemy import or_, select
 
-from portals.core.db import count_rows
+from portals.core.db import page_total
 from portals.core.dispatch import ServiceContext
 from portals.core.errors import NotFound, ToolError
 from portals.core.sorting import DATE, MONEY, NUMBER, TEXT, sort_order
@@ -58,9 +58,9 @@ def list_afps(ctx: ServiceContext, search: str | None = None, project_code: str 
         stmt = stmt.where(Project.code == project_code.strip())
     if status:
         stmt = stmt.where(Afp.status == status)
-    total = count_rows(ctx.session, stmt)
     rows = ctx.session.execute(stmt.order_by(*sort_order(sort, AFP_SORT, (Afp.period_to.desc(), Afp.afp_id)))
                                .offset((page - 1) * per_page).limit(per_page)).all()
+    total = page_total(ctx.session, stmt, page, per_page, len(rows))
     return paged([_afp(a, code) for a, code in rows], page, per_page, total)
 
 
@@ -138,9 +138,9 @@ def list_waivers(ctx: ServiceContext, status: Literal["Not sent", "Sent", "Signe
         stmt = stmt.where(Waiver.status == status)
     if afp_id is not None:
         stmt = stmt.where(Waiver.afp_id == afp_id)
-    total = count_rows(ctx.session, stmt)
     rows = ctx.session.scalars(stmt.order_by(Waiver.through_date.desc(), Waiver.waiver_id)
-                               .offset((page - 1) * per_page).limit(per_page))
+                               .offset((page - 1) * per_page).limit(per_page)).all()
+    total = page_total(ctx.session, stmt, page, per_page, len(rows))
     return paged([_waiver(w) for w in rows], page, per_page, total)
 
 
@@ -179,9 +179,9 @@ def get_compliance_status(ctx: ServiceContext, search: str | None = None,
         stmt = stmt.where(or_(ComplianceItem.vendor_name.ilike(pattern), ComplianceItem.vendor_code.ilike(pattern)))
     if status:
         stmt = stmt.where(ComplianceItem.status == status)
-    total = count_rows(ctx.session, stmt)
     rows = ctx.session.scalars(stmt.order_by(ComplianceItem.vendor_name, ComplianceItem.kind)
-                               .offset((page - 1) * per_page).limit(per_page))
+                               .offset((page - 1) * per_page).limit(per_page)).all()
+    total = page_total(ctx.session, stmt, page, per_page, len(rows))
     return paged([{"item_id": c.item_id, "vendor_code": c.vendor_code, "vendor_name": c.vendor_name,
                    "kind": c.kind, "expires": c.expires, "status": c.status, "blocks_payment": c.blocks_payment}
                   for c in rows], page, per_page, total)

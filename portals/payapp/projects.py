@@ -8,7 +8,7 @@ from typing import Literal
 
 from sqlalchemy import func, or_, select
 
-from portals.core.db import count_rows
+from portals.core.db import page_total
 from portals.core.dispatch import ServiceContext
 from portals.core.errors import ToolError
 from portals.core.sorting import DATE, MONEY, NUMBER, TEXT, sort_order
@@ -45,9 +45,9 @@ def list_projects(ctx: ServiceContext, search: str | None = None, owner: str | N
         stmt = stmt.where(or_(Project.code.ilike(pattern), Project.name.ilike(pattern), Project.erp_job.ilike(pattern)))
     for word in (owner or "").split():
         stmt = stmt.where(Project.owner.ilike(f"%{word}%"))
-    total = count_rows(ctx.session, stmt)
     rows = ctx.session.scalars(stmt.order_by(*sort_order(sort, PROJECT_SORT, (Project.code,)))
-                               .offset((page - 1) * per_page).limit(per_page))
+                               .offset((page - 1) * per_page).limit(per_page)).all()
+    total = page_total(ctx.session, stmt, page, per_page, len(rows))
     return paged([project_dict(p) for p in rows], page, per_page, total)
 
 
@@ -107,9 +107,9 @@ def list_pay_apps(ctx: ServiceContext, project_code: str, status: Literal["Draft
     stmt = select(PayApp).where(PayApp.project_id == project.project_id)
     if status:
         stmt = stmt.where(PayApp.status == status)
-    total = count_rows(ctx.session, stmt)
     rows = ctx.session.scalars(stmt.order_by(*sort_order(sort, PAY_APP_SORT, (PayApp.number.desc(),)))
-                               .offset((page - 1) * per_page).limit(per_page))
+                               .offset((page - 1) * per_page).limit(per_page)).all()
+    total = page_total(ctx.session, stmt, page, per_page, len(rows))
     return paged([pay_app_summary(a, project.code) for a in rows], page, per_page, total)
 
 

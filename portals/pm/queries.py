@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from portals.core.db import count_rows
+from portals.core.db import page_total
 from portals.core.errors import NotFound, ToolError
 
 from .models import Commitment, Project, Requisition, Vendor
@@ -34,8 +34,8 @@ def check_paging(page: int, per_page: int) -> None:
 def paged(session: Session, stmt: Select, page: int, per_page: int, shape) -> dict:
     """Run a select one page at a time; `shape` turns each result row into a plain dict."""
     check_paging(page, per_page)
-    total = count_rows(session, stmt)
     rows = session.execute(stmt.limit(per_page).offset((page - 1) * per_page)).all()
+    total = page_total(session, stmt, page, per_page, len(rows))
     return {"items": [shape(r) for r in rows], "page": page, "per_page": per_page,
             "total": total, "pages": math.ceil(total / per_page) if total else 0}
 
