@@ -42,7 +42,7 @@ def ran(page) -> bool:
 def watched(browser, live_server, e2e_episode):
     """A page bound to a fresh episode that records dialogs, page errors and 5xx responses."""
     context = browser.new_context(viewport={"width": 1280, "height": 860})
-    context.set_default_timeout(5000)
+    context.set_default_timeout(15000)  # a form post on a loaded 2-core machine can take seconds
     page = context.new_page()
     problems: list[str] = []
     page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
