@@ -101,7 +101,7 @@ def test_the_pages_show_redteams_own_tabs_and_the_guarded_send(client, env, epis
     assert episode.snapshot() == before
 
 
-def test_an_eapp_is_approved_no_higher_than_the_commitment_allows(env, episode):
+def test_an_eapp_is_approved_for_no_more_than_was_billed(env, episode):
     rows = env.call("redteam.eapps.list", {"status": "under_review", "per_page": 100})["items"]
     r = rows[0]
     sov = env.call("redteam.commitment.get", {"number": r["commitment"]})
@@ -120,3 +120,27 @@ def test_an_eapp_is_approved_no_higher_than_the_commitment_allows(env, episode):
     assert D(after["remaining"]) == D(left) + D(r["amount"]) - 1
     again = env.call("redteam.eapp.review", {"requisition_id": r["requisition_id"], "decision": "approve"})
     assert again["error"] == "wrong_state"
+
+
+def test_the_eapp_page_reviews_through_its_form_and_keeps_a_refused_review_out(client, env, episode):
+    r = env.call("redteam.eapps.list", {"status": "under_review", "per_page": 100})["items"][0]
+    url = f"/redteam/projects/{r['project_number']}/eapps/{r['requisition_id']}"
+    page = client.get(url).get_data(as_text=True)
+    assert 'for="f-approved_amount"' in page and 'for="f-note"' in page and "Return eApp" in page
+    before = episode.snapshot()
+    for form in ({"decision": "approve", "approved_amount": "1.00"},  # capped, no note
+                 {"decision": "approve", "approved_amount": "-5.00", "note": "Negative"},
+                 {"decision": "approve", "approved_amount": str(D(r["amount"]) + D("0.01")), "note": "Over"},
+                 {"decision": "revise_and_resubmit", "note": "  "}):
+        resp = post_form(client, url + "/review", form)
+        assert resp.status_code == 422, form
+        assert 'role="alert"' in resp.get_data(as_text=True), form
+    assert episode.snapshot() == before
+    assert post_form(client, f"/redteam/projects/{r['project_number']}/eapps/9/review",
+                     {"decision": "approve"}).status_code == 404
+    done = post_form(client, url + "/review", {"decision": "approve", "approved_amount": "1.00",
+                                               "note": "Capped at the remaining SOV"})
+    assert done.status_code == 302
+    got = env.call("redteam.eapp.get", {"requisition_id": r["requisition_id"]})
+    assert got["status"] == "approved" and got["amount"] == "1.00" and got["review_note"] == "Capped at the remaining SOV"
+    assert 'action="' + url + '/review"' not in client.get(url).get_data(as_text=True)
