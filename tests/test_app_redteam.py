@@ -144,3 +144,19 @@ def test_the_eapp_page_reviews_through_its_form_and_keeps_a_refused_review_out(c
     got = env.call("redteam.eapp.get", {"requisition_id": r["requisition_id"]})
     assert got["status"] == "approved" and got["amount"] == "1.00" and got["review_note"] == "Capped at the remaining SOV"
     assert 'action="' + url + '/review"' not in client.get(url).get_data(as_text=True)
+
+
+def test_the_eapps_subs_submitted_through_redteam_are_redteams_alone_and_an_over_billed_one_is_not_refused(env, episode):
+    """seeds/eapps.py: June's eApps under review on jobs 2816, 3937 and 6495, none in Procore; the
+    review takes an approval past what remains on the commitment (that is the reviewer's call)."""
+    under_review = env.call("redteam.eapps.list", {"status": "under_review", "per_page": 100})["items"]
+    rows = [r for r in under_review if r["project_number"] in ("2816", "3937", "6495")]
+    assert len(rows) == 6
+    procore = env.call("procore.requisitions.list", {"status": "under_review", "per_page": 100})["items"]
+    assert not {r["invoice_number"] for r in rows} & {r["invoice_number"] for r in procore}
+    over = [r for r in rows if D(env.call("redteam.commitment.get", {"number": r["commitment"]})["remaining"]) < 0]
+    assert len(over) == 3
+    done = env.call("redteam.eapp.review", {"requisition_id": over[0]["requisition_id"], "decision": "approve"})
+    assert done["status"] == "approved" and done["amount"] == over[0]["amount"]
+    pending = env.call("redteam.change_orders.list", {"project_number": "6495", "status": "Pending - In Review"})
+    assert [co["title"].split(":")[0] for co in pending["items"]] == ["SUB-6495-002"]

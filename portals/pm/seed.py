@@ -55,14 +55,19 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
                              description=c["description"]) for c in book["cost_codes"])
     _erp_map(session, book)
     commitments = _commitments(session, app, book, projects, vendors, keys)
-    _requisitions(session, book, projects, vendors, commitments)
+    _requisitions(session, book.get("requisitions", []), projects, vendors, commitments)
+    planted = book.get("eapps", {}) if keys.eapps else {}
+    _requisitions(session, planted.get("requisitions", []), projects, vendors, commitments)
     _prime_contracts(session, app, book, projects)
     session.add_all(BudgetLine(
         budget_line_id=stable_id(app, "budget", b["job"], b["cost_code"], b["cost_type"]),
         project_id=projects[b["job"]].project_id, cost_code=b["cost_code"], cost_type=b["cost_type"],
         original_budget=_money(b["original_budget"]), approved_changes=_money(b.get("approved_changes")),
         forecast_to_complete=_money(b.get("forecast_to_complete"))) for b in book.get("budget_lines", []))
-    _changes(session, app, book, projects)
+    numbers = {c["number"]: keys.commitment_number(c) for c in book["commitments"]}
+    _changes(session, app, book.get("change_orders", []) + [
+        {**co, "title": f"{numbers[co['commitment']]}: {co['title']}"} for co in planted.get("change_orders", [])],
+        projects)
     _direct_costs(session, app, book, projects, vendors)
     _manpower(session, app, book, rng, clock, projects, vendors)
     if keys.customer_invoices:
@@ -130,8 +135,8 @@ def _commitments(session, app, book, projects, vendors, keys: PmKeys) -> dict[st
     return out
 
 
-def _requisitions(session, book, projects, vendors, commitments) -> None:
-    for r in book.get("requisitions", []):
+def _requisitions(session, rows: list[dict], projects, vendors, commitments) -> None:
+    for r in rows:
         commitment = commitments[r["commitment"]]
         vendor = vendors.get(r.get("vendor_id"))
         synced = r.get("erp_sync") == "synced"
@@ -159,10 +164,11 @@ def _prime_contracts(session, app, book, projects) -> None:
             for line in pc.get("lines", []))
 
 
-def _changes(session, app, book, projects) -> None:
-    """Book change orders; owner and commitment COs each grew out of a change event."""
+def _changes(session, app, change_orders: list[dict], projects) -> None:
+    """Book change orders; owner and commitment COs each grew out of a change event. A
+    commitment CO the product alone holds names its commitment in its title."""
     per_project: dict[str, int] = {}
-    for co in sorted(book.get("change_orders", []), key=lambda c: (c["job"], c.get("created_date") or "", c["co_id"])):
+    for co in sorted(change_orders, key=lambda c: (c["job"], c.get("created_date") or "", c["co_id"])):
         project = projects[co["job"]]
         status = CO_STATUS.get(str(co["status"]).lower(), co["status"])
         status = co.get("procore_status") or status  # a status the book names, e.g. "Pending - Proceeding"
