@@ -32,8 +32,8 @@ EAPP_CASES = (("2816", "SC-2816-3", "over"), ("2816", "SC-2816-4", "within"),
 EAPP_JOBS = tuple(dict.fromkeys(job for job, _c, _k in EAPP_CASES))
 SUBMITTED = date(2026, 6, 27)  # when the subs submitted them, after the period closed
 CO_CREATED = date(2026, 6, 22)
-CO_SCOPE = {"over_co": "Added scope, extended work area per field directive",
-            "within_co": "Added scope, revised sequencing per field directive"}
+CO_SCOPE = {"over_co": "Extended work area per field directive",
+            "within_co": "Revised sequencing per field directive"}
 
 
 def remaining(commitment: dict, requisitions: list[dict]) -> Decimal:

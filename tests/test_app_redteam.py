@@ -159,4 +159,6 @@ def test_the_eapps_subs_submitted_through_redteam_are_redteams_alone_and_an_over
     done = env.call("redteam.eapp.review", {"requisition_id": over[0]["requisition_id"], "decision": "approve"})
     assert done["status"] == "approved" and done["amount"] == over[0]["amount"]
     pending = env.call("redteam.change_orders.list", {"project_number": "6495", "status": "Pending - In Review"})
-    assert [co["title"].split(":")[0] for co in pending["items"]] == ["SUB-6495-002"]
+    on = env.call("redteam.commitment.get", {"number": "SUB-6495-002"})["change_orders"]
+    assert [co["change_order_id"] for co in on] == [co["change_order_id"] for co in pending["items"]] == ["CO-6495-007"]
+    assert env.call("redteam.commitment.get", {"number": "SUB-6495-003"})["change_orders"] == []

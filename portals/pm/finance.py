@@ -215,8 +215,9 @@ def get_financial_overview(ctx: ServiceContext, project_number: str) -> dict:
 @service(READ)
 def get_commitment_sov(ctx: ServiceContext, number: str) -> dict:
     """Show one commitment with its schedule of values: each line's value, billed to date (the
-    eApps against it, shared over the lines in proportion to their value) and the remaining
-    balance, and the commitment's total remaining to bill.
+    eApps against it, whatever their status, shared over the lines in proportion to their value)
+    and the remaining balance, the commitment's total remaining to bill, and the commitment
+    change orders recorded on it (only an Approved one has changed its amount).
 
     Args:
         number: The commitment number as this product shows it, e.g. "SUB-9999-000".
@@ -228,8 +229,13 @@ def get_commitment_sov(ctx: ServiceContext, number: str) -> dict:
     lines, billed = _billed_by_line(ctx.session, c)
     descs = dict(ctx.session.execute(select(CostCode.code, CostCode.description)).all())
     total_billed = sum(billed, start=ZERO)
+    changes = ctx.session.scalars(select(ChangeOrder).where(ChangeOrder.commitment_id == c.commitment_id)
+                                  .order_by(ChangeOrder.change_order_id)).all()
     return {**commitment_row(c, project, vendor), "book_number": c.book_number, "project_name": project.name,
             "billed_to_date": total_billed, "remaining": c.grand_total - total_billed,
+            "change_orders": [{"change_order_id": co.change_order_id, "number": co.number, "title": co.title,
+                               "status": co.status, "amount": co.amount, "created_date": co.created_date}
+                              for co in changes],
             "lines": [{"line_no": line.line_no, "cost_code": line.cost_code,
                        "cost_code_description": descs.get(line.cost_code, ""), "cost_type": line.cost_type,
                        "description": line.description, "scheduled_value": line.amount,

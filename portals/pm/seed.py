@@ -64,10 +64,7 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
         project_id=projects[b["job"]].project_id, cost_code=b["cost_code"], cost_type=b["cost_type"],
         original_budget=_money(b["original_budget"]), approved_changes=_money(b.get("approved_changes")),
         forecast_to_complete=_money(b.get("forecast_to_complete"))) for b in book.get("budget_lines", []))
-    numbers = {c["number"]: keys.commitment_number(c) for c in book["commitments"]}
-    _changes(session, app, book.get("change_orders", []) + [
-        {**co, "title": f"{numbers[co['commitment']]}: {co['title']}"} for co in planted.get("change_orders", [])],
-        projects)
+    _changes(session, app, book.get("change_orders", []) + planted.get("change_orders", []), projects, commitments)
     _direct_costs(session, app, book, projects, vendors)
     _manpower(session, app, book, rng, clock, projects, vendors)
     if keys.customer_invoices:
@@ -164,9 +161,9 @@ def _prime_contracts(session, app, book, projects) -> None:
             for line in pc.get("lines", []))
 
 
-def _changes(session, app, change_orders: list[dict], projects) -> None:
+def _changes(session, app, change_orders: list[dict], projects, commitments) -> None:
     """Book change orders; owner and commitment COs each grew out of a change event. A
-    commitment CO the product alone holds names its commitment in its title."""
+    commitment CO the product alone holds is recorded on its commitment."""
     per_project: dict[str, int] = {}
     for co in sorted(change_orders, key=lambda c: (c["job"], c.get("created_date") or "", c["co_id"])):
         project = projects[co["job"]]
@@ -185,7 +182,8 @@ def _changes(session, app, change_orders: list[dict], projects) -> None:
             change_order_id=str(co["co_id"]), project_id=project.project_id, change_event_id=event_id,
             number=f"{int(co['number']):03d}" if str(co["number"]).isdigit() else str(co["number"]),
             title=co["title"], kind=co["kind"], status=status, amount=_money(co["amount"]),
-            created_date=_day(co.get("created_date"))))
+            created_date=_day(co.get("created_date")),
+            commitment_id=commitments[co["commitment"]].commitment_id if co.get("commitment") else None))
 
 
 def _direct_costs(session, app, book, projects, vendors) -> None:
