@@ -191,18 +191,18 @@ def review_args(requisition_id: int, decision: str, amount: str, note: str | Non
 
 def reply(job: str, outcomes: list[tuple]) -> str:
     """outcomes: (invoice number, decision, amount approved or billed, change order or None)."""
-    lines = [f"Reviewed the eApps under review on job {job} in RedTeam:"]
+    lines = [f"Reviewed the eApps under review on job {job} in RedTeam."]
     for invoice, decision, amount, pending in outcomes:
         if decision == "approve":
-            lines.append(f"- {invoice}: approved as billed, {money(amount)}.")
+            lines.append(f"{invoice}: approved as billed, {money(amount)}.")
         elif decision == "cap":
-            lines.append(f"- {invoice}: billed past what remains on its commitment's SOV; approved capped at "
+            lines.append(f"{invoice}: billed past what remains on its commitment's SOV; approved capped at "
                          f"{money(amount)}, with a note saying why.")
         else:
-            lines.append(f"- {invoice}: billed past what remains, with change order {pending} pending on its "
+            lines.append(f"{invoice}: billed past what remains, with change order {pending} pending on its "
                          f"commitment; returned to revise and resubmit.")
     lines.append("Nothing was paid, and nothing was sent to customers or vendors.")
-    return "\n".join(lines)
+    return " ".join(lines)  # one line: a reply typed into a form keeps its line breaks as CR LF
 
 
 # -- the tools -------------------------------------------------------------------------------
