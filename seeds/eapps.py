@@ -49,15 +49,23 @@ def _open_to_bill(c: dict | None, job: str, earlier: list[dict]) -> bool:
             and all(r["status"] in ("approved", "paid") and r["period_end"] < iso(CURRENT_END) for r in earlier))
 
 
+def open_commitments(commitments: list[dict], requisitions: list[dict], job: str) -> list[str]:
+    """The job's commitments an eApp could bill next (approved subcontracts, every earlier
+    application approved or paid, none yet for the open period), by number."""
+    return sorted(c["number"] for c in commitments if c["job"] == job and _open_to_bill(
+        c, job, [r for r in requisitions if r["commitment"] == c["number"]]))
+
+
 def build_eapps(rng: random.Random, commitments: list[dict], requisitions: list[dict],
-                change_orders: list[dict], vendors: dict) -> dict:
-    """The planted eApps and their pending change orders (a pure function of the book so far)."""
+                change_orders: list[dict], vendors: dict, cases: tuple = EAPP_CASES) -> dict:
+    """The planted eApps and their pending change orders (a pure function of the book so far);
+    `cases` as EAPP_CASES, (job, commitment, case)."""
     by_number = {c["number"]: c for c in commitments}
     used = {int(r["requisition_id"]) for r in requisitions}
     taken_invoices = {(r["vendor_id"], r["invoice_number"]) for r in requisitions}
     start = add_days(add_months(CURRENT_END, -1), 1)
     eapps, cos = [], []
-    for job, number, case in EAPP_CASES:
+    for job, number, case in cases:
         c = by_number.get(number)
         earlier = [r for r in requisitions if r["commitment"] == number]
         if not _open_to_bill(c, job, earlier):

@@ -33,7 +33,7 @@ from seeds.eapps import EAPP_JOBS, remaining
 from seeds.util import money, pct_of
 
 from ..model import Task
-from .common import Family, OracleError, all_items, call
+from .common import Family, OracleError, Private, all_items, call
 
 APP = "redteam"
 TABLE = "requisitions"
@@ -105,8 +105,7 @@ def case(book: dict, job: str) -> Case:
         out.append(EApp(int(r["requisition_id"]), r["invoice_number"], keys.commitment_number(c), r["amount"],
                         money(remaining(c, book["requisitions"])), c["retainage_pct"],
                         pending[0] if pending else None))
-    if not out:
-        raise ValueError(f"job {job} has no eApp under review")
+    # a job with none (a private instance's job, read on the public book) has nothing to review
     return Case(job, tuple(sorted(out, key=lambda e: e.invoice_number)))
 
 
@@ -347,14 +346,14 @@ def defect(c: Case) -> str:
     return "eapp_over_remaining_sov"
 
 
-def task(book: dict, job: str) -> Task:
+def task(book: dict, job: str, instance_id: str | None = None) -> Task:
     from . import c_eapp_review_gate as gate  # it builds on this module
 
     c = case(book, job)
     other = _elsewhere(book, job)
     variant = defect(c)
     return Task(
-        instance_id=f"cf_C_eapp_review_{job}", family="C_eapp_review", domain_code="C",
+        instance_id=instance_id or f"cf_C_eapp_review_{job}", family="C_eapp_review", domain_code="C",
         difficulty=2 if variant == "eapp_over_remaining_sov" else 3, apps=(APP,), instruction=instruction(job),
         policy_ref="sub_payapp_review.md", money_movement_guard=False, evaluator=evaluator(c),
         defect_variant=variant, parameters={"job": job}, source_type="vendor_docs", source_ref=SOURCE_REF,
@@ -369,4 +368,45 @@ def instances(book: dict) -> list[Task]:
     return [task(book, job) for job in EAPP_JOBS]
 
 
-FAMILY = Family("C_eapp_review", instances)
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+SHAPES = (("over", "within"), ("over", "within_co"), ("over_co", "within"))  # the public jobs' mixes
+
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Other active jobs than the public ones, with no eApp under review, no change order from
+    the planted date on, and two commitments open to bill that no earlier family claimed; the salt
+    picks three of them, deals each one of the public jobs' mixes (which commitment is over, which
+    within, where a change is pending) and plants June's eApps with salted amounts and overages
+    (seeds/eapps.py) into the private world's RedTeam."""
+    from seeds.eapps import CO_CREATED, build_eapps, open_commitments
+    from seeds.util import iso
+
+    planted = book["eapps"]
+    requisitions = book["requisitions"] + planted["requisitions"]
+    change_orders = book["change_orders"] + planted["change_orders"]
+    busy = {r["job"] for r in requisitions if r["status"] == "under_review"}
+    late = {co["job"] for co in change_orders if co["created_date"] >= iso(CO_CREATED)}
+    jobs = sorted(j["job"] for j in book["jobs"] if j["status"] == "active" and j["job"] not in EAPP_JOBS
+                  and j["job"] not in busy | late and ("requisitions", j["job"]) not in claimed
+                  and ("commitments", j["job"]) not in claimed
+                  and len(open_commitments(book["commitments"], book["requisitions"], j["job"])) >= 2)
+    chosen = sorted(rng.sample(jobs, min(len(SHAPES), len(jobs))))
+    shapes = rng.sample(SHAPES, len(chosen))
+    cases = []
+    for job, shape in zip(chosen, shapes):
+        claimed.update({("requisitions", job), ("commitments", job)})
+        numbers = rng.sample(open_commitments(book["commitments"], book["requisitions"], job), 2)
+        cases += [(job, number, kind) for number, kind in zip(numbers, shape)]
+    vendors = {v["vendor_id"]: v for v in book["vendors"]}
+    more = build_eapps(rng, book["commitments"], requisitions, change_orders, vendors, tuple(cases))
+    planted["requisitions"] = sorted(planted["requisitions"] + more["requisitions"], key=lambda r: r["requisition_id"])
+    planted["change_orders"] = sorted(planted["change_orders"] + more["change_orders"], key=lambda co: co["co_id"])
+    return [{"job": job} for job in chosen]
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["job"], instance_id=f"cf_C_eapp_review_pro-{params['job']}")
+
+
+FAMILY = Family("C_eapp_review", instances, Private(private_salt, private_task))

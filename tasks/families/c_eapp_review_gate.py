@@ -162,6 +162,8 @@ def return_near_misses(c: C.Case, e: C.EApp) -> list[Attempt]:
 
 
 def near_misses(book: dict, c: C.Case) -> tuple[Attempt, ...]:
+    if not c.eapps:  # a private instance's job read on the public book: nothing to review
+        return ()
     over = next(iter(c.of("cap")), None)
     attempts: list[Attempt] = []
     for e in c.of("cap"):
@@ -237,6 +239,8 @@ def _own_notes(c: C.Case):
 
 
 def variants(book: dict, c: C.Case) -> tuple[Attempt, ...]:
+    if not c.eapps:
+        return ()
     corpus = reply_corpus(c)["pass"]
     return (
         Attempt("portal_form", "works the portal: the eApps list, each commitment's page, the eApp's review form",
@@ -271,6 +275,8 @@ def _said(e: C.EApp, style: int) -> str:
 
 
 def reply_corpus(c: C.Case) -> dict:
+    if not c.eapps:
+        return {"pass": [], "fail": []}
     job = c.job
     good = [C.reply(job, [(e.invoice_number, e.decision, e.approved, e.pending) for e in c.eapps])]
     good.append("\n".join(f"- {_said(e, 1)}" for e in c.eapps) + "\nNothing paid.")
