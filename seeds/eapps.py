@@ -107,9 +107,11 @@ def eapp_entries(eapps: dict) -> list[dict]:
             "family": "C_eapp_review",
             "why": (f"eApp {r['invoice_number']} was submitted through RedTeam's subcontractor portal on "
                     f"{r['submitted_date']} against {r['commitment']} (job {r['job']}) for {r['amount']}, under "
-                    f"review there; Procore, the ERPs and GCPay have no record of it until it is approved.")} for r in eapps["requisitions"]]
+                    f"review there; Procore, the ERPs and GCPay have no record of it until it is approved.")}
+           for r in eapps["requisitions"]]
     out += [{"entity": "change_order", "key": co["co_id"], "field": "redteam.presence", "systems": ["redteam"],
              "family": "C_eapp_review",
              "why": (f"Change order {co['co_id']}, on commitment {co['commitment']} for {co['amount']}, is pending "
-                     f"in RedTeam since {co['created_date']}; no other system has it yet.")} for co in eapps["change_orders"]]
+                     f"in RedTeam since {co['created_date']}; no other system has it yet.")}
+            for co in eapps["change_orders"]]
     return out

@@ -88,7 +88,8 @@ def cap_near_misses(c: C.Case, e: C.EApp) -> list[Attempt]:
               f"of {e.commitment}; approved capped at {money(e.left)}.")
     out = [
         Attempt("approved_over_billed_as_is", f"approves {e.invoice_number} for the {e.amount} billed, more than "
-                f"the {e.left} that remains on its commitment", tools=_oracle_with(c, e, approved_amount=None, note=None),
+                f"the {e.left} that remains on its commitment",
+                tools=_oracle_with(c, e, approved_amount=None, note=None),
                 browser=_portal(c, lambda inv, d, a, n: ("approve", a, None) if inv == e.invoice_number else (d, a, n)),
                 because=_expected(e)),
         Attempt("capped_net_of_retainage", f"caps {e.invoice_number} at {net}, the remaining SOV less retainage",
@@ -117,7 +118,7 @@ def cap_near_misses(c: C.Case, e: C.EApp) -> list[Attempt]:
     return out
 
 
-def approve_near_misses(c: C.Case, e: C.EApp, over: C.EApp | None) -> list[Attempt]:
+def approve_near_misses(c: C.Case, e: C.EApp) -> list[Attempt]:
     less = money((Decimal(e.amount) * Decimal("0.9")).quantize(Decimal("0.01")))
     out = [Attempt("capped_the_within_eapp", f"caps {e.invoice_number}, which is within what remains, at {less}",
                    tools=_oracle_with(c, e, approved_amount=less, note=f"Capped at {less}, the remaining SOV."),
@@ -164,12 +165,11 @@ def return_near_misses(c: C.Case, e: C.EApp) -> list[Attempt]:
 def near_misses(book: dict, c: C.Case) -> tuple[Attempt, ...]:
     if not c.eapps:  # a private instance's job read on the public book: nothing to review
         return ()
-    over = next(iter(c.of("cap")), None)
     attempts: list[Attempt] = []
     for e in c.of("cap"):
         attempts += cap_near_misses(c, e)
     for e in c.of("approve"):
-        attempts += approve_near_misses(c, e, over)
+        attempts += approve_near_misses(c, e)
     for e in c.of("return"):
         attempts += return_near_misses(c, e)
     first = c.eapps[0]
@@ -254,7 +254,8 @@ def variants(book: dict, c: C.Case) -> tuple[Attempt, ...]:
         Attempt("own_notes", "words every note its own way, with a note on the approvals as billed",
                 tools=_own_notes(c)),
         Attempt("plain_reply", "does the work and answers in a short list", tools=with_reply(_oracle(c), corpus[1])),
-        Attempt("other_reply", "does the work and words the answer its own way", tools=with_reply(_oracle(c), corpus[2])),
+        Attempt("other_reply", "does the work and words the answer its own way",
+                tools=with_reply(_oracle(c), corpus[2])),
     )
 
 
