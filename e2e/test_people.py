@@ -24,6 +24,7 @@ from tasks.families import a_change_order as CO
 from tasks.families import a_etc_forecast as A
 from tasks.families import b_aia_g702 as B
 from tasks.families import c_coi_hold as COI
+from tasks.families import c_eapp_review as EAPP
 from tasks.families import c_invoice_code as C
 from tasks.families import g_sub_accrual as G
 from tasks.families import p_certified_payroll as P
@@ -240,6 +241,13 @@ def work_1099nec(page, group: str) -> str:
     return RG.oracle_browser(R.vendor_numbers(load_book(), group), _portal(page))
 
 
+def work_eapp_review(page, job: str) -> str:
+    """RedTeam's eApps under review, each one's commitment (its amount, its eApps that have billed,
+    a change order pending on it), then the eApp's review form: approved, capped with a note, or
+    returned with one."""
+    return EAPP.oracle_browser(job, _portal(page))
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -255,7 +263,8 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_A_change_order_3100", "A_change_order", "3100"),  # the paper's example: internal, not owner
          ("cf_P_certified_payroll_2041", "P_certified_payroll", "2041"),  # three findings, cash fringe to leave
          ("cf_T_positive_pay_day", "T_positive_pay", "day"),  # the whole day: three to pay, six to return
-         ("cf_R_1099nec_2025_c", "R_1099nec", "c")]  # a subcontractor paid partly by card
+         ("cf_R_1099nec_2025_c", "R_1099nec", "c"),  # a subcontractor paid partly by card
+         ("cf_C_eapp_review_3937", "C_eapp_review", "3937")]  # one eApp to cap, one within beside a pending change
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
@@ -265,7 +274,8 @@ WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "A_change_order": work_change_order,
         "P_certified_payroll": work_certified_payroll,
         "T_positive_pay": work_positive_pay,
-        "R_1099nec": work_1099nec}
+        "R_1099nec": work_1099nec,
+        "C_eapp_review": work_eapp_review}
 
 
 PLAYED = pick(CASES, lambda c: c[0], lambda c: c[1])  # one per family; CFAB_E2E_ALL: every case

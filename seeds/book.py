@@ -18,6 +18,7 @@ from .costs import build_budget_lines, build_job_cost, job_cost_for
 from .divergences import (change_order_entries, coi_entries, finalize, gcpay_entries, identity_entries, jsm_dba_entry,
                           payroll_entries, pm_entries, tax_entries, treasury_entries)
 from .documents import build_coi_renewals, build_documents
+from .eapps import build_eapps, eapp_entries
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
@@ -87,6 +88,8 @@ def generate_book(seed: int = 7) -> dict:
     divergences += treasury_entries({"meta": {**META, "seed": seed}, "jobs": jobs, "vendors": vendors,
                                      "commitments": commitments, "requisitions": requisitions, "ap_bills": bills})
     divergences += tax_entries({"vendors": vendors})
+    eapps = build_eapps(section_rng(seed, "eapps"), commitments, requisitions, change_orders, vendor_map)
+    divergences += eapp_entries(eapps)
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,
@@ -96,6 +99,7 @@ def generate_book(seed: int = 7) -> dict:
         "vendors": vendors,
         "commitments": commitments,
         "requisitions": requisitions,
+        "eapps": eapps,
         "budget_lines": sorted(budget, key=lambda b: (b["job"], b["cost_code"], b["cost_type"])),
         "job_cost": job_cost,
         "ap_bills": bills,

@@ -266,11 +266,29 @@ def pm_mismatches(store) -> list[Mismatch]:
                     (b["grand_total"], b["status"], vendor.get(b["vendor_id"])) or \
                     sorted(p_lines.get(a["commitment_id"], [])) != sorted(lines.get(b["commitment_id"], [])):
                 out.append(Mismatch("commitment", number, f"{app}.amount", f"{app}'s {b['number']} differs from Procore's"))
+        out += _pm_record_presence(store, app)
         jobs = {r["project_number"] for r in _rows(store, app, "projects")}
         if p_jobs - jobs:
             out.append(Mismatch("project", app, "presence", f"jobs missing in {app}"))
         if jobs - p_jobs:
             out.append(Mismatch("project", app, "prospects", f"{app} has projects no other system has"))
+    return out
+
+
+def _pm_record_presence(store, app: str) -> list[Mismatch]:
+    """A PM platform's eApps (by commitment and application number) and change orders that
+    Procore does not have, or the other way round."""
+    def eapps(name: str) -> dict:
+        number = {r["commitment_id"]: r.get("book_number") or r["number"] for r in _rows(store, name, "commitments")}
+        return {(number[r["commitment_id"]], r["number"]): r["invoice_number"] for r in _rows(store, name, "requisitions")}
+    out = []
+    theirs, mine = eapps("procore"), eapps(app)
+    for key in sorted(set(theirs) ^ set(mine)):
+        out.append(Mismatch("requisition", mine.get(key) or theirs[key], f"{app}.presence",
+                            f"missing in {'procore' if key in mine else app}"))
+    theirs, mine = ({r["change_order_id"] for r in _rows(store, name, "change_orders")} for name in ("procore", app))
+    for co in sorted(theirs ^ mine):
+        out.append(Mismatch("change_order", co, f"{app}.presence", f"missing in {'procore' if co in mine else app}"))
     return out
 
 

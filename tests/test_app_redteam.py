@@ -101,7 +101,7 @@ def test_the_pages_show_redteams_own_tabs_and_the_guarded_send(client, env, epis
     assert episode.snapshot() == before
 
 
-def test_an_eapp_is_approved_no_higher_than_the_commitment_allows(env, episode):
+def test_an_eapp_is_approved_for_no_more_than_was_billed(env, episode):
     rows = env.call("redteam.eapps.list", {"status": "under_review", "per_page": 100})["items"]
     r = rows[0]
     sov = env.call("redteam.commitment.get", {"number": r["commitment"]})
@@ -120,3 +120,45 @@ def test_an_eapp_is_approved_no_higher_than_the_commitment_allows(env, episode):
     assert D(after["remaining"]) == D(left) + D(r["amount"]) - 1
     again = env.call("redteam.eapp.review", {"requisition_id": r["requisition_id"], "decision": "approve"})
     assert again["error"] == "wrong_state"
+
+
+def test_the_eapp_page_reviews_through_its_form_and_keeps_a_refused_review_out(client, env, episode):
+    r = env.call("redteam.eapps.list", {"status": "under_review", "per_page": 100})["items"][0]
+    url = f"/redteam/projects/{r['project_number']}/eapps/{r['requisition_id']}"
+    page = client.get(url).get_data(as_text=True)
+    assert 'for="f-approved_amount"' in page and 'for="f-note"' in page and "Return eApp" in page
+    before = episode.snapshot()
+    for form in ({"decision": "approve", "approved_amount": "1.00"},  # capped, no note
+                 {"decision": "approve", "approved_amount": "-5.00", "note": "Negative"},
+                 {"decision": "approve", "approved_amount": str(D(r["amount"]) + D("0.01")), "note": "Over"},
+                 {"decision": "revise_and_resubmit", "note": "  "}):
+        resp = post_form(client, url + "/review", form)
+        assert resp.status_code == 422, form
+        assert 'role="alert"' in resp.get_data(as_text=True), form
+    assert episode.snapshot() == before
+    assert post_form(client, f"/redteam/projects/{r['project_number']}/eapps/9/review",
+                     {"decision": "approve"}).status_code == 404
+    done = post_form(client, url + "/review", {"decision": "approve", "approved_amount": "1.00",
+                                               "note": "Capped at the remaining SOV"})
+    assert done.status_code == 302
+    got = env.call("redteam.eapp.get", {"requisition_id": r["requisition_id"]})
+    assert got["status"] == "approved" and got["amount"] == "1.00" and got["review_note"] == "Capped at the remaining SOV"
+    assert 'action="' + url + '/review"' not in client.get(url).get_data(as_text=True)
+
+
+def test_the_eapps_subs_submitted_through_redteam_are_redteams_alone_and_an_over_billed_one_is_not_refused(env, episode):
+    """seeds/eapps.py: June's eApps under review on jobs 2816, 3937 and 6495, none in Procore; the
+    review takes an approval past what remains on the commitment (that is the reviewer's call)."""
+    under_review = env.call("redteam.eapps.list", {"status": "under_review", "per_page": 100})["items"]
+    rows = [r for r in under_review if r["project_number"] in ("2816", "3937", "6495")]
+    assert len(rows) == 6
+    procore = env.call("procore.requisitions.list", {"status": "under_review", "per_page": 100})["items"]
+    assert not {r["invoice_number"] for r in rows} & {r["invoice_number"] for r in procore}
+    over = [r for r in rows if D(env.call("redteam.commitment.get", {"number": r["commitment"]})["remaining"]) < 0]
+    assert len(over) == 3
+    done = env.call("redteam.eapp.review", {"requisition_id": over[0]["requisition_id"], "decision": "approve"})
+    assert done["status"] == "approved" and done["amount"] == over[0]["amount"]
+    pending = env.call("redteam.change_orders.list", {"project_number": "6495", "status": "Pending - In Review"})
+    on = env.call("redteam.commitment.get", {"number": "SUB-6495-002"})["change_orders"]
+    assert [co["change_order_id"] for co in on] == [co["change_order_id"] for co in pending["items"]] == ["CO-6495-007"]
+    assert env.call("redteam.commitment.get", {"number": "SUB-6495-003"})["change_orders"] == []

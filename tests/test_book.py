@@ -34,7 +34,7 @@ def test_generation_is_deterministic_and_matches_frozen_snapshot(book):
 
 def test_top_level_keys_and_meta(book):
     assert set(book) == {"meta", "jobs", "cost_types", "cost_codes", "erp_cost_code_map", "vendors",
-                         "commitments", "requisitions", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
+                         "commitments", "requisitions", "eapps", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
                          "change_orders", "prime_contracts", "documents", "mail", "divergences",
                          "wage_determinations", "workers", "timecards"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
@@ -77,7 +77,7 @@ def test_values_are_canonical(book):
     walk({k: v for k, v in book.items() if k != "erp_cost_code_map"})
     money_fields = {"amount", "contract_amount", "retainage", "original_budget", "approved_changes",
                     "forecast_to_complete", "scheduled_value", "original_amount", "total"}
-    for key in ("jobs", "commitments", "requisitions", "budget_lines", "job_cost", "ap_bills",
+    for key in ("jobs", "commitments", "requisitions", "eapps", "budget_lines", "job_cost", "ap_bills",
                 "change_orders", "prime_contracts"):
         for r in book[key]:
             for f in money_fields & set(r):
@@ -291,6 +291,13 @@ def test_divergence_entries_point_at_real_records(book):
         elif d["entity"] == "identity":
             assert d["key"] in {"job", "cost_code", "vendor", "commitment"} and d["field"] == "format"
             assert "procore" in d["systems"] and len(d["systems"]) >= 2
+        elif d["family"] == "C_eapp_review":  # an eApp or change order RedTeam alone holds
+            assert d["systems"] == ["redteam"] and d["field"] == "redteam.presence"
+            section = {"requisition": ("requisitions", "invoice_number"), "change_order": ("change_orders", "co_id")}
+            rows, key = section[d["entity"]][0], section[d["entity"]][1]
+            planted = by(book["eapps"][rows], key)[d["key"]]
+            assert planted["status"] in ("under_review", "pending") and d["key"] in d["why"]
+            assert d["key"] not in {r.get(key) for r in book[rows]}  # in no other system's book section
         elif d["entity"] == "change_order":
             co = by(book["change_orders"], "co_id")[d["key"]]
             if d["field"] == "signed_amount":  # the owner signed another total than Procore's

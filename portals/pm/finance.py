@@ -215,8 +215,9 @@ def get_financial_overview(ctx: ServiceContext, project_number: str) -> dict:
 @service(READ)
 def get_commitment_sov(ctx: ServiceContext, number: str) -> dict:
     """Show one commitment with its schedule of values: each line's value, billed to date (the
-    eApps against it, shared over the lines in proportion to their value) and the remaining
-    balance, and the commitment's total remaining to bill.
+    eApps against it, whatever their status, shared over the lines in proportion to their value)
+    and the remaining balance, the commitment's total remaining to bill, and the commitment
+    change orders recorded on it (only an Approved one has changed its amount).
 
     Args:
         number: The commitment number as this product shows it, e.g. "SUB-9999-000".
@@ -228,8 +229,13 @@ def get_commitment_sov(ctx: ServiceContext, number: str) -> dict:
     lines, billed = _billed_by_line(ctx.session, c)
     descs = dict(ctx.session.execute(select(CostCode.code, CostCode.description)).all())
     total_billed = sum(billed, start=ZERO)
+    changes = ctx.session.scalars(select(ChangeOrder).where(ChangeOrder.commitment_id == c.commitment_id)
+                                  .order_by(ChangeOrder.change_order_id)).all()
     return {**commitment_row(c, project, vendor), "book_number": c.book_number, "project_name": project.name,
             "billed_to_date": total_billed, "remaining": c.grand_total - total_billed,
+            "change_orders": [{"change_order_id": co.change_order_id, "number": co.number, "title": co.title,
+                               "status": co.status, "amount": co.amount, "created_date": co.created_date}
+                              for co in changes],
             "lines": [{"line_no": line.line_no, "cost_code": line.cost_code,
                        "cost_code_description": descs.get(line.cost_code, ""), "cost_type": line.cost_type,
                        "description": line.description, "scheduled_value": line.amount,
@@ -242,11 +248,11 @@ def get_commitment_sov(ctx: ServiceContext, number: str) -> dict:
 @service(WRITE)
 def review_eapp(ctx: ServiceContext, requisition_id: int, decision: Literal["approve", "revise_and_resubmit"],
                 approved_amount: Amount | None = None, note: Annotated[str, MaxLen(500)] = "") -> dict:
-    """Review an eApp that is under review: approve it (for the amount billed, or for less, with
-    a note saying why) or return it to the subcontractor to revise and resubmit (a note is
-    required). An approval may not exceed what was billed, nor what remains on the commitment
-    after its other eApps; retainage is held at the commitment's rate on the approved amount.
-    Approving pays nothing.
+    """Review an eApp that is under review: approve it (for the amount billed, or capped at less,
+    with a note saying why) or return it to the subcontractor to revise and resubmit (a note is
+    required). An approval may not exceed what was billed; whether it fits what remains on the
+    commitment is the reviewer's call. Retainage is held at the commitment's rate on the approved
+    amount. Approving pays nothing.
 
     Args:
         requisition_id: The eApp's id, from eapps.list.
@@ -267,18 +273,11 @@ def review_eapp(ctx: ServiceContext, requisition_id: int, decision: Literal["app
         r.status, r.review_note = "revise_and_resubmit", text
     else:
         c = ctx.session.get(Commitment, r.commitment_id)
-        others = sum((o.amount for o in ctx.session.scalars(select(Requisition).where(
-            Requisition.commitment_id == c.commitment_id, Requisition.requisition_id != r.requisition_id))),
-            start=ZERO)
-        remaining = c.grand_total - others
         amount = r.amount if approved_amount is None else approved_amount
         if amount <= 0:
             raise ToolError("Approved amount must be greater than zero.", "approved_amount")
         if amount > r.amount:
             raise ToolError(f"Approved amount {amount:.2f} is more than the {r.amount:.2f} billed.", "approved_amount")
-        if amount > remaining:
-            raise ToolError(f"Approved amount {amount:.2f} is more than the {remaining:.2f} that remains on "
-                            f"commitment {c.number} after its other eApps.", "approved_amount")
         if amount < r.amount and not text:
             raise ToolError("Say why less than the amount billed is approved.", "note")
         if amount < r.amount:

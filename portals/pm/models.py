@@ -197,6 +197,8 @@ class ChangeOrder(Base):
     status: Mapped[str] = mapped_column(String(40))
     amount: Mapped[Decimal] = mapped_column(Money)
     created_date: Mapped[date | None]
+    # the commitment a commitment change order changes, where the product records it
+    commitment_id: Mapped[int | None] = mapped_column(ForeignKey("commitments.commitment_id"), nullable=True)
 
 
 class DirectCost(Base):

@@ -55,14 +55,16 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
                              description=c["description"]) for c in book["cost_codes"])
     _erp_map(session, book)
     commitments = _commitments(session, app, book, projects, vendors, keys)
-    _requisitions(session, book, projects, vendors, commitments)
+    _requisitions(session, book.get("requisitions", []), projects, vendors, commitments)
+    planted = book.get("eapps", {}) if keys.eapps else {}
+    _requisitions(session, planted.get("requisitions", []), projects, vendors, commitments)
     _prime_contracts(session, app, book, projects)
     session.add_all(BudgetLine(
         budget_line_id=stable_id(app, "budget", b["job"], b["cost_code"], b["cost_type"]),
         project_id=projects[b["job"]].project_id, cost_code=b["cost_code"], cost_type=b["cost_type"],
         original_budget=_money(b["original_budget"]), approved_changes=_money(b.get("approved_changes")),
         forecast_to_complete=_money(b.get("forecast_to_complete"))) for b in book.get("budget_lines", []))
-    _changes(session, app, book, projects)
+    _changes(session, app, book.get("change_orders", []) + planted.get("change_orders", []), projects, commitments)
     _direct_costs(session, app, book, projects, vendors)
     _manpower(session, app, book, rng, clock, projects, vendors)
     if keys.customer_invoices:
@@ -130,8 +132,8 @@ def _commitments(session, app, book, projects, vendors, keys: PmKeys) -> dict[st
     return out
 
 
-def _requisitions(session, book, projects, vendors, commitments) -> None:
-    for r in book.get("requisitions", []):
+def _requisitions(session, rows: list[dict], projects, vendors, commitments) -> None:
+    for r in rows:
         commitment = commitments[r["commitment"]]
         vendor = vendors.get(r.get("vendor_id"))
         synced = r.get("erp_sync") == "synced"
@@ -159,10 +161,11 @@ def _prime_contracts(session, app, book, projects) -> None:
             for line in pc.get("lines", []))
 
 
-def _changes(session, app, book, projects) -> None:
-    """Book change orders; owner and commitment COs each grew out of a change event."""
+def _changes(session, app, change_orders: list[dict], projects, commitments) -> None:
+    """Book change orders; owner and commitment COs each grew out of a change event. A
+    commitment CO the product alone holds is recorded on its commitment."""
     per_project: dict[str, int] = {}
-    for co in sorted(book.get("change_orders", []), key=lambda c: (c["job"], c.get("created_date") or "", c["co_id"])):
+    for co in sorted(change_orders, key=lambda c: (c["job"], c.get("created_date") or "", c["co_id"])):
         project = projects[co["job"]]
         status = CO_STATUS.get(str(co["status"]).lower(), co["status"])
         status = co.get("procore_status") or status  # a status the book names, e.g. "Pending - Proceeding"
@@ -179,7 +182,8 @@ def _changes(session, app, book, projects) -> None:
             change_order_id=str(co["co_id"]), project_id=project.project_id, change_event_id=event_id,
             number=f"{int(co['number']):03d}" if str(co["number"]).isdigit() else str(co["number"]),
             title=co["title"], kind=co["kind"], status=status, amount=_money(co["amount"]),
-            created_date=_day(co.get("created_date"))))
+            created_date=_day(co.get("created_date")),
+            commitment_id=commitments[co["commitment"]].commitment_id if co.get("commitment") else None))
 
 
 def _direct_costs(session, app, book, projects, vendors) -> None:

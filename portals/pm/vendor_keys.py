@@ -71,6 +71,12 @@ class PmKeys:
         return int(self.rules.get("customer_invoice_months", 6))
 
     @property
+    def eapps(self) -> bool:
+        """Whether the product holds the eApps subs submit through its own portal (the book's
+        `eapps` section, seeds/eapps.py)."""
+        return bool(self.rules.get("eapps"))
+
+    @property
     def bid_packages(self) -> bool:
         return bool(self.rules.get("bid_packages"))
 
