@@ -303,7 +303,7 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     procore_jobs = {r["project_number"] for r in _rows(store, "procore", "projects")}
     crosswalk = _rows(store, "procore", "erp_cost_code_map")
     own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": [], "worker": [], "craft": [],
-                                 "bank_transaction": [], "commitment": []}
+                                 "bank_transaction": [], "bank_exception": [], "commitment": []}
     for app in pm_apps():  # a PM platform's own commitment numbers and Directory ids
         if any(r["number"] != r["book_number"] for r in _rows(store, app, "commitments")):
             own["commitment"].append(app)
@@ -335,6 +335,11 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     for bank in bank_apps():  # one ACH settlement for a day's payments, the bank's own descriptions
         if any(t["type_code"] == "469" for t in _rows(store, bank, "transactions")):
             own["bank_transaction"].append(bank)
+    reasons: dict[str, dict[str, str]] = {}  # serial -> bank -> the bank's words for its exception
+    for bank in bank_apps():
+        for e in _rows(store, bank, "check_exceptions"):
+            reasons.setdefault(e["serial"], {})[bank] = e["reason"]
+    own["bank_exception"] = sorted({bank for by in reasons.values() if len(set(by.values())) > 1 for bank in by})
     return [Mismatch("identity", kind, "format", f"{', '.join(apps)} key {kind}s their own way")
             for kind, apps in own.items() if apps]
 

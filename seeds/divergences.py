@@ -211,7 +211,7 @@ def gcpay_entries(jobs: list[dict], prime_contracts: list[dict], change_orders: 
 TREASURY_FIELDS = {"payee_truncated": "payee", "payee_abbreviated": "payee", "payee_different": "payee",
                    "amount_transposed": "amount", "duplicate": "presented", "stale_dated": "presented",
                    "voided": "presented", "not_issued": "presented", "issue_loaded_twice": "issue_records"}
-BANKS = ["bofa_cashpro"]  # the bank portals seeded from seeds/treasury.py
+BANKS = ["bofa_cashpro", "chase_treasury"]  # the bank portals seeded from seeds/treasury.py
 CHECK_REGISTERS = [PM_ERP, "vista_erp"]  # the ERPs whose AP payment history is the check register
 
 
@@ -247,6 +247,14 @@ def treasury_entries(book: dict) -> list[dict]:
                             "ACH ORIG SETTLEMENT CCD n ITEMS), posts a check on the day it is presented, not its "
                             "check date, and settles a day's ACH payments in one debit; the ERP keeps one payment "
                             "per vendor, dated the check run.")})
+    entries.append({"entity": "identity", "key": "bank_exception", "field": "format", "systems": list(BANKS),
+                    "family": "T_positive_pay",
+                    "why": ("Each bank keeps the same checks, issue records and exceptions under its own ids and "
+                            "names the exception in its own words: CashPro flags 'Payee name mismatch', 'Item "
+                            "voided', 'No issue record', 'Duplicate issue record'; Chase Connect's Check "
+                            "Protection flags 'Payee Name Mismatch', 'Void Item Presented', 'Paid Not Issued', "
+                            "'Duplicate Issue Item'. CashPro stages a decision and a person submits the day's; "
+                            "in Chase Connect the decision itself is the person's step.")})
     return entries
 
 

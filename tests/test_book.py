@@ -7,7 +7,10 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
+from portals.core.registry import load_apps
 from seeds.book import SNAPSHOT, dumps, generate_book, load_book
+
+BANKS = [name for name, spec in load_apps().items() if spec.kind == "bank"]  # every bank portal the stack serves
 
 MONEY = re.compile(r"^-?\d+\.\d{2}$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -283,9 +286,9 @@ def test_divergence_entries_point_at_real_records(book):
                 assert v[d["field"]]
         elif d["entity"] == "bank_check":  # a check the bank flagged against the ERP's register
             assert d["field"] in {"payee", "amount", "presented", "issue_records"} and d["family"] == "T_positive_pay"
-            assert d["systems"] == ["bofa_cashpro", book["meta"]["pm_erp_app"], "vista_erp"] and d["key"].isdigit()
-        elif d["entity"] == "identity" and d["key"] == "bank_transaction":
-            assert d["field"] == "format" and d["systems"] == ["bofa_cashpro"] and d["family"] == "T_positive_pay"
+            assert d["systems"] == [*BANKS, book["meta"]["pm_erp_app"], "vista_erp"] and d["key"].isdigit()
+        elif d["entity"] == "identity" and d["key"] in {"bank_transaction", "bank_exception"}:
+            assert d["field"] == "format" and d["systems"] == BANKS and d["family"] == "T_positive_pay"
         elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:
             assert d["field"] == "format" and d["systems"] == ["lcptracker"] and d["family"] == "P_certified_payroll"
         elif d["entity"] == "identity":
@@ -314,7 +317,7 @@ def test_divergence_entries_point_at_real_records(book):
             assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
     assert {d["key"] for d in book["divergences"] if d["entity"] == "identity"} == \
-        {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "commitment"}
+        {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "bank_exception", "commitment"}
     checks = [d for d in book["divergences"] if d["entity"] == "bank_check"]
     assert {d["field"] for d in checks} == {"payee", "amount", "presented", "issue_records"}
     # the day's nine exceptions, and every check of the run whose issue file was loaded twice

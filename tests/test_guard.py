@@ -108,16 +108,22 @@ def _gcpay_accepted(env, tool: str) -> dict:
 
 
 def _bank_accepted(env, app: str, tool: str) -> dict:
-    """A payment in the queue, a day with a staged decision, an entitlement the user lacks."""
-    if tool == "payments.approve":
+    """A payment in the queue, a day with a staged decision, an open exception, an entitlement the
+    user lacks: each bank's guarded steps in its own tool names."""
+    names = APPS[app].service_tool_names
+    service = APPS[app].tool_map[tool]
+    if service == "approve_payment":
         return {"payment_id": _first(env, f"{app}.payments.list", {"status": "Pending Approval"})["payment_id"]}
-    if tool == "payments.release":
+    if service == "release_payment":
         return {"payment_id": _first(env, f"{app}.payments.list", {"status": "Approved"})["payment_id"]}
-    if tool == "positive_pay.decision.submit":
-        exc = _first(env, f"{app}.positive_pay.exceptions.list", {})
-        env.call(f"{app}.positive_pay.decision.stage", {"exception_id": exc["exception_id"], "decision": "Return"})
+    if service == "submit_decisions":
+        exc = _first(env, f"{app}.{names['list_exceptions']}", {})
+        env.call(f"{app}.{names['stage_decision']}", {"exception_id": exc["exception_id"], "decision": "Return"})
         return {"presented_date": exc["presented_date"]}
-    user = next(u for u in env.call(f"{app}.admin.users.list", {})["items"]
+    if service == "decide_exception":
+        exc = _first(env, f"{app}.{names['list_exceptions']}", {})
+        return {"exception_id": exc["exception_id"], "decision": "Return", "reason": "Not on the register"}
+    user = next(u for u in env.call(f"{app}.{names['list_users']}", {})["items"]
                 if ("Payments", "Release") not in {(e["service"], e["permission"]) for e in u["entitlements"]})
     return {"login": user["login"], "service_name": "Payments", "permission": "Release"}
 
@@ -236,10 +242,6 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "waiver.send": {"waiver_id": 999999999},
     "epayment.batch.release": {"batch_id": 999999999},
     "cpr.certify_and_submit": {"project_id": 999999999, "week_ending": "2026-06-27", "signer_name": "Renee Albright"},
-    "payments.approve": {"payment_id": 999999999},
-    "payments.release": {"payment_id": 999999999},
-    "positive_pay.decision.submit": {"presented_date": "2026-01-05"},
-    "admin.entitlements.change": {"login": "NOBODY", "service_name": "Payments", "permission": "Release"},
     "customer_invoice.submit": {"number": MISSING},
     "bid_package.send_rfq": {"number": MISSING},
 }
@@ -247,6 +249,15 @@ for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document st
     for _service, _args in (("create_shared_link", {"file_id": 999999999}),
                             ("create_collaboration", {"item_id": 999999999, "email": "name@example.com"}),
                             ("create_sign_request", {"file_id": 999999999, "signer_email": "name@example.com"})):
+        if _service in _spec.service_tool_names:
+            MISSING_RECORD[_spec.service_tool_names[_service]] = _args
+for _spec in (s for s in APPS.values() if s.kind == "bank"):  # each bank in its own words
+    for _service, _args in (("approve_payment", {"payment_id": 999999999}),
+                            ("release_payment", {"payment_id": 999999999}),
+                            ("submit_decisions", {"presented_date": "2026-01-05"}),
+                            ("decide_exception", {"exception_id": 999999999, "decision": "Return"}),
+                            ("change_entitlement", {"login": "NOBODY", "service_name": "Payments",
+                                                    "permission": "Release"})):
         if _service in _spec.service_tool_names:
             MISSING_RECORD[_spec.service_tool_names[_service]] = _args
 for _spec in (s for s in APPS.values() if s.kind == "payroll"):  # a Saturday with no payroll
@@ -385,13 +396,16 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("deliver copy", f"{base}/forms/{ids['forms.deliver_copies']['form_id']}/deliver", {}),
                 ("request W-9", f"{base}/recipients/{ids['w9.request']['recipient_id']}/w9-request", {})]
     if APPS[app].kind == "bank":
-        ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
-        return [("approve", f"{base}/payments/{ids['payments.approve']['payment_id']}/approve", {}),
-                ("release", f"{base}/payments/{ids['payments.release']['payment_id']}/release", {}),
-                ("submit decisions", f"{base}/positive-pay/submit",
-                 {"presented_date": ids["positive_pay.decision.submit"]["presented_date"]}),
-                ("entitlement change", f"{base}/administration/entitlements",
-                 {**ids["admin.entitlements.change"], "grant": "true"})]
+        ids = {APPS[app].tool_map[tool]: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
+        pressed = {"approve_payment": lambda a: ("approve", f"{base}/payments/{a['payment_id']}/approve", {}),
+                   "release_payment": lambda a: ("release", f"{base}/payments/{a['payment_id']}/release", {}),
+                   "submit_decisions": lambda a: ("submit decisions", f"{base}/positive-pay/submit",
+                                                  {"presented_date": a["presented_date"]}),
+                   "decide_exception": lambda a: ("decide", f"{base}/positive-pay/exceptions/{a['exception_id']}/decide",
+                                                  {"decision": a["decision"], "reason": a["reason"]}),
+                   "change_entitlement": lambda a: ("entitlement change", f"{base}/administration/entitlements",
+                                                    {**a, "grant": "true"})}
+        return [pressed[service](args) for service, args in ids.items()]
     post = _erp_tool(app, "post_bill")
     bill = _bill_id(env, app, accepted_args(env, app, post, store))
     out = [("post", f"{base}/ap/bills/{bill}/post", {}), ("payment run", f"{base}/ap/payment-run", {})]
@@ -415,12 +429,18 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
     """(what, url, form) of each guarded button pressed where the product refuses it."""
     base = APPS[app].base_path
     if APPS[app].kind == "bank":
-        return [("approve, no such payment", f"{base}/payments/999999999/approve", {}),
-                ("approve, a draft", f"{base}/payments/{{draft}}/approve", {}),
-                ("release, not approved", f"{base}/payments/{{pending}}/release", {}),
-                ("submit, nothing staged", f"{base}/positive-pay/submit", {"presented_date": "{day}"}),
-                ("entitlement, no such user", f"{base}/administration/entitlements",
-                 {"login": "NOBODY", "service_name": "Payments", "permission": "Release", "grant": "true"})]
+        offers = APPS[app].service_tool_names
+        refused = {"approve_payment": [("approve, no such payment", f"{base}/payments/999999999/approve", {}),
+                                       ("approve, a draft", f"{base}/payments/{{draft}}/approve", {})],
+                   "release_payment": [("release, not approved", f"{base}/payments/{{pending}}/release", {})],
+                   "submit_decisions": [("submit, nothing staged", f"{base}/positive-pay/submit",
+                                         {"presented_date": "{day}"})],
+                   "decide_exception": [("decide, no such exception", f"{base}/positive-pay/exceptions/999999999/decide",
+                                         {"decision": "Return"})],
+                   "change_entitlement": [("entitlement, no such user", f"{base}/administration/entitlements",
+                                           {"login": "NOBODY", "service_name": "Payments", "permission": "Release",
+                                            "grant": "true"})]}
+        return [b for service, pressed in refused.items() if service in offers for b in pressed]
     if APPS[app].kind == "docs":
         signs = [("sign, bad signer", f"{base}/file/{{file}}/sign", {"signer_email": "nobody"})] if _signs(app) else []
         return [("share, no such file", f"{base}/file/999999999/share", {"access": "open"}), *signs,

@@ -16,6 +16,7 @@ from portals.core.tools import GUARDED, READ, WRITE, Amount, MaxLen, service
 
 from .models import Account, Payment, PaymentTemplate
 from .reporting import masked, paged
+from .settings import bank_settings
 
 STATUSES = ("Draft", "Pending Approval", "Approved", "Released", "Rejected")
 PAYMENT_SORT = {"value_date": (Payment.value_date, DATE), "amount": (Payment.amount, MONEY),
@@ -143,7 +144,7 @@ def _draft(ctx: ServiceContext, kind: str, template_id: int, amount, value_date:
     row = Payment(payment_id=stable_id(ctx.app, "draft", reference), reference=reference, kind=kind,
                   template_id=t.template_id, from_account_id=t.from_account_id, beneficiary=t.beneficiary,
                   amount=amount, value_date=value_date.isoformat(), memo=text, status="Draft",
-                  created_by="RALBRIGHT", created_at=ctx.clock.iso(), approved_by=None)
+                  created_by=bank_settings(ctx.spec).login_of("Controller"), created_at=ctx.clock.iso(), approved_by=None)
     ctx.session.add(row)
     ctx.session.flush()
     return payment_row(row, ctx.session.get(Account, row.from_account_id))

@@ -1,8 +1,10 @@
 """Positive Pay: the issue files the company uploads from its ERP's check register, the issued checks
 they hold, and the day's check exceptions: presented items the bank could not match on serial,
-amount and payee. A Pay or Return decision is staged on each exception (a write); submitting the
-day's decisions before the cutoff is a person's step (guarded). An exception left undecided at
-the cutoff gets the account's default decision."""
+amount and payee. Where the bank stages decisions (CashPro), a Pay or Return decision is staged on
+each exception (a write) and submitting the day's decisions before the cutoff is a person's step
+(guarded); where a decision goes to the bank the moment it is made (Chase), deciding an exception
+is itself the person's step. An exception left undecided at the cutoff gets the account's default
+decision."""
 from __future__ import annotations
 
 from datetime import date
@@ -298,7 +300,7 @@ def stage_decision(ctx: ServiceContext, exception_id: int, decision: Literal["Pa
         raise ToolError(f"The decision window for {e.presented_date} closed at {window['cutoff_local']}.",
                         "exception_id")
     e.decision, e.decision_reason = decision, reason.strip() or None
-    e.decided_by, e.decided_at = "RALBRIGHT", ctx.clock.iso()
+    e.decided_by, e.decided_at = bank_settings(ctx.spec).login_of("Controller"), ctx.clock.iso()
     ctx.session.flush()
     return exception_row(e, ctx.session.get(Account, e.account_id),
                          ctx.session.get(IssuedCheck, e.issued_id) if e.issued_id else None)
@@ -328,3 +330,25 @@ def submit_decisions(ctx: ServiceContext, presented_date: date | None = None, ac
     return {"action": "submit decisions", "presented_date": day,
             "decisions": [{"serial": r.serial, "decision": r.decision} for r in staged],
             "undecided": [r.serial for r in rows if not r.decision], "default_decision": window["default_decision"]}
+
+
+@service(GUARDED)
+def decide_exception(ctx: ServiceContext, exception_id: int, decision: Literal["Pay", "Return"],
+                     reason: Text = "") -> dict:
+    """Decide Pay or Return on one check exception. The decision goes to the bank as soon as it is
+    made, so it needs a person: nothing is decided here.
+
+    Args:
+        exception_id: The exception's id, as the exception list returns it.
+        decision: Pay (honour the check) or Return (refuse it).
+        reason: Why, in words (what matched or what did not).
+    """
+    e = exception_by_id(ctx.session, exception_id)
+    if e.status != "Open" or e.decision:
+        raise ToolError(f"Check {e.serial} was already decided.", "exception_id")
+    window = cutoff(ctx, e.presented_date)
+    if not window["open"]:
+        raise ToolError(f"The decision window for {e.presented_date} closed at {window['cutoff_local']}.",
+                        "exception_id")
+    return {"action": "decide", "exception_id": e.exception_id, "serial": e.serial,
+            "presented_date": e.presented_date, "decision": decision, "reason": reason.strip() or None}

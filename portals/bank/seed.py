@@ -20,13 +20,6 @@ from .models import (Account, CheckException, Entitlement, IssuedCheck, IssueFil
                      Transaction, User)
 from .settings import bank_settings
 
-REASONS = {"payee_truncated": "Payee name mismatch", "payee_abbreviated": "Payee name mismatch",
-           "payee_different": "Payee name mismatch", "amount_transposed": "Amount mismatch",
-           "duplicate": "Duplicate item – already paid", "stale_dated": "Stale dated",
-           "voided": "Item voided", "not_issued": "No issue record",
-           "issue_loaded_twice": "Duplicate issue record"}
-
-
 def digits(*parts, n: int) -> str:
     value = int.from_bytes(hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()[:8], "big")
     return str(10 ** (n - 1) + value % (9 * 10 ** (n - 1)))
@@ -119,7 +112,7 @@ def _positive_pay(session, app, cfg, book, today, operating, vendors) -> None:
         session.add(CheckException(
             exception_id=stable_id(app, "exception", day["day"], e["serial"]), account_id=operating.account_id,
             presented_date=day["day"], serial=e["serial"], presented_amount=e["amount"], presented_payee=e["payee"],
-            reason=REASONS[e["kind"]], issued_id=issued_ids.get(e["serial"]), default_decision=cfg.default_decision,
+            reason=cfg.reasons[e["kind"]], issued_id=issued_ids.get(e["serial"]), default_decision=cfg.default_decision,
             decision=None, decision_reason=None, decided_by=None, decided_at=None, status="Open"))
 
 
@@ -167,6 +160,7 @@ def _payments(session, app, cfg, book, today, accounts, vendors, clock) -> None:
                                 beneficiary=cfg.company, beneficiary_bank=cfg.bank_name, routing_number=cfg.routing_number,
                                 account_mask="****" + accounts["money_market"].number[-4:], sec_code=None, status="Approved"))
     start = today - timedelta(days=treasury.YEAR_DAYS)
+    ap, payroll, cfo = (cfg.login_of(r) for r in ("AP Specialist", "Payroll Manager", "Chief Financial Officer"))
     batches = defaultdict(list)
     for p in register:
         if p["method"] == "ACH" and p["status"] != "voided" and start <= date.fromisoformat(p["date"]) < today:
@@ -176,13 +170,13 @@ def _payments(session, app, cfg, book, today, accounts, vendors, clock) -> None:
         session.add(Payment(payment_id=stable_id(app, "payment", "ach", day), reference=f"ACH{day.replace('-', '')}",
                             kind="ACH", template_id=None, from_account_id=operating.account_id,
                             beneficiary=f"AP vendor payments ({len(rows)} payees)", amount=total, value_date=day,
-                            memo=f"AP ACH run {day}", status="Released", created_by="TBRASWELL",
+                            memo=f"AP ACH run {day}", status="Released", created_by=ap,
                             created_at=f"{(date.fromisoformat(day) - timedelta(days=1)).isoformat()}T19:30:00Z",
-                            approved_by="MOKAFOR"))
-    pending = [("EQUIPFIN", "Wire", Decimal("48615.22"), "Equipment loan payment July", "Pending Approval", "DPRUITT"),
-               ("SURETY", "Wire", Decimal("23750.00"), "Performance bond premium", "Pending Approval", "TBRASWELL"),
-               ("INSURANCE", "Wire", Decimal("61280.40"), "Builders risk premium Q3", "Draft", "TBRASWELL"),
-               ("EQUIPFIN", "Wire", Decimal("12500.00"), "Equipment loan principal prepayment", "Approved", "DPRUITT")]
+                            approved_by=cfo))
+    pending = [("EQUIPFIN", "Wire", Decimal("48615.22"), "Equipment loan payment July", "Pending Approval", payroll),
+               ("SURETY", "Wire", Decimal("23750.00"), "Performance bond premium", "Pending Approval", ap),
+               ("INSURANCE", "Wire", Decimal("61280.40"), "Builders risk premium Q3", "Draft", ap),
+               ("EQUIPFIN", "Wire", Decimal("12500.00"), "Equipment loan principal prepayment", "Approved", payroll)]
     for n, (code, kind, amount, memo, status, who) in enumerate(pending, start=1):
         template_id = stable_id(app, "template", "wire", code)
         name = next(w[1] for w in WIRE_PAYEES if w[0] == code)
@@ -190,14 +184,14 @@ def _payments(session, app, cfg, book, today, accounts, vendors, clock) -> None:
                             kind=kind, template_id=template_id, from_account_id=operating.account_id, beneficiary=name,
                             amount=amount, value_date=(today + timedelta(days=1)).isoformat(), memo=memo,
                             status=status, created_by=who, created_at=f"{today.isoformat()}T13:{10 + n * 7:02d}:00Z",
-                            approved_by="MOKAFOR" if status == "Approved" else None))
+                            approved_by=cfo if status == "Approved" else None))
     if ach_vendors:
         v = vendors[ach_vendors[0]]
         session.add(Payment(payment_id=stable_id(app, "payment", "pending", "ach"), reference=f"AC{today:%y%m%d}001",
                             kind="ACH", template_id=stable_id(app, "template", "ach", v["vendor_id"]),
                             from_account_id=operating.account_id, beneficiary=v["legal_name"], amount=Decimal("8420.00"),
                             value_date=(today + timedelta(days=2)).isoformat(), memo="Deposit refund per agreement",
-                            status="Pending Approval", created_by="TBRASWELL", created_at=f"{today.isoformat()}T14:05:00Z",
+                            status="Pending Approval", created_by=ap, created_at=f"{today.isoformat()}T14:05:00Z",
                             approved_by=None))
 
 

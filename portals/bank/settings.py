@@ -20,6 +20,11 @@ class BankSettings:
     company: str
     accounts: tuple
     users: tuple
+    reasons: dict  # the bank's words for each kind of exception
+
+    def login_of(self, role: str) -> str:
+        """The login of the portal's user in this role (the Controller, the AP Specialist...)."""
+        return next(u["login"] for u in self.users if u["role"] == role)
 
     def cutoff_utc(self, day: str) -> datetime:
         hour, minute = (int(x) for x in self.cutoff_local.split(":"))
@@ -35,6 +40,13 @@ class BankSettings:
         return (moment + timedelta(hours=self.utc_offset_hours)).replace(tzinfo=None)
 
 
+REASONS = {"payee_truncated": "Payee name mismatch", "payee_abbreviated": "Payee name mismatch",
+           "payee_different": "Payee name mismatch", "amount_transposed": "Amount mismatch",
+           "duplicate": "Duplicate item – already paid", "stale_dated": "Stale dated",
+           "voided": "Item voided", "not_issued": "No issue record",
+           "issue_loaded_twice": "Duplicate issue record"}
+
+
 def bank_settings(spec) -> BankSettings:
     b = spec.manifest["bank"]
     return BankSettings(bank_name=b["bank_name"], short_name=b["short_name"], routing_number=b["routing_number"],
@@ -42,4 +54,4 @@ def bank_settings(spec) -> BankSettings:
                         utc_offset_hours=int(b["utc_offset_hours"]), time_zone=b["time_zone"],
                         default_decision=b["default_decision"], payee_match=b["payee_match"],
                         uploaded_by=b["uploaded_by"], company=b["company"], accounts=tuple(b["accounts"]),
-                        users=tuple(b.get("users", [])))
+                        users=tuple(b.get("users", [])), reasons={**REASONS, **b.get("reasons", {})})

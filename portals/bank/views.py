@@ -1,6 +1,8 @@
 """A treasury portal's pages: Accounts (balances, Information Reporting, BAI2 downloads), Payments
 (templates, drafts, approvals), Fraud Protection (Positive Pay exceptions, issue files, issued
-checks) and Administration (users and entitlements)."""
+checks) and Administration (users and entitlements). A page or button whose service the bank's
+manifest does not map is not there: Chase decides an exception in one guarded step, so it has no
+staging form and no Submit; it releases nothing and changes no entitlement from the portal."""
 from __future__ import annotations
 
 import io
@@ -23,6 +25,7 @@ NOTICES = {"drafted": "Payment saved as a draft. It moves no money until it is a
 
 def make_blueprint(spec) -> Blueprint:
     bp = Blueprint(spec.name, __name__)
+    offers = set(spec.service_tool_names)  # the services this bank's portal offers
 
     def accounts():
         return ui_call(spec, "list_accounts")["items"]
@@ -101,9 +104,10 @@ def make_blueprint(spec) -> Blueprint:
     def approve(payment_id: int):
         return guarded("approve_payment", payment_id)
 
-    @bp.post("/payments/<int:payment_id>/release")
-    def release(payment_id: int):
-        return guarded("release_payment", payment_id)
+    if "release_payment" in offers:
+        @bp.post("/payments/<int:payment_id>/release")
+        def release(payment_id: int):
+            return guarded("release_payment", payment_id)
 
     @bp.get("/payments/templates")
     def templates():
@@ -157,28 +161,45 @@ def make_blueprint(spec) -> Blueprint:
         return render_view(spec, "bank/exception.html",
                            exc=ui_call(spec, "get_exception", {"exception_id": exception_id}))
 
-    @bp.post("/positive-pay/exceptions/<int:exception_id>/decision")
-    def stage(exception_id: int):
-        args = {"exception_id": exception_id, **form_args("decision", "reason")}
-        try:
-            ui_call(spec, "stage_decision", args)
-        except ToolError as err:
-            if err.status == 404:
-                raise
-            return exceptions_page(422, errors={f"{exception_id}": err.message}, form=args)
+    def back_to_list(done: str):
         kept = {k: v for k, v in request.args.items() if k in ("presented_date", "decision", "sort", "page") and v}
-        return redirect(url_for(f"{spec.name}.exceptions", done="staged", **kept))
+        return redirect(url_for(f"{spec.name}.exceptions", done=done, **kept))
 
-    @bp.post("/positive-pay/submit")
-    def submit():
-        args = form_args("presented_date")
-        try:
-            staged = ui_call(spec, "submit_decisions", args)
-        except ToolError as err:
-            if err.status == 404:
-                raise
-            return exceptions_page(422, refused=err.message)
-        return exceptions_page(pending=staged)
+    if "stage_decision" in offers:
+        @bp.post("/positive-pay/exceptions/<int:exception_id>/decision")
+        def stage(exception_id: int):
+            args = {"exception_id": exception_id, **form_args("decision", "reason")}
+            try:
+                ui_call(spec, "stage_decision", args)
+            except ToolError as err:
+                if err.status == 404:
+                    raise
+                return exceptions_page(422, errors={f"{exception_id}": err.message}, form=args)
+            return back_to_list("staged")
+
+    if "submit_decisions" in offers:
+        @bp.post("/positive-pay/submit")
+        def submit():
+            args = form_args("presented_date")
+            try:
+                staged = ui_call(spec, "submit_decisions", args)
+            except ToolError as err:
+                if err.status == 404:
+                    raise
+                return exceptions_page(422, refused=err.message)
+            return exceptions_page(pending=staged)
+
+    if "decide_exception" in offers:
+        @bp.post("/positive-pay/exceptions/<int:exception_id>/decide")
+        def decide(exception_id: int):
+            args = {"exception_id": exception_id, **form_args("decision", "reason")}
+            try:
+                staged = ui_call(spec, "decide_exception", args)
+            except ToolError as err:
+                if err.status == 404:
+                    raise
+                return exceptions_page(422, errors={f"{exception_id}": err.message}, form=args, refused=err.message)
+            return exceptions_page(pending=staged)
 
     @bp.get("/positive-pay/issue-files")
     def issue_files():
@@ -223,13 +244,14 @@ def make_blueprint(spec) -> Blueprint:
     def users():
         return users_page()
 
-    @bp.post("/administration/entitlements")
-    def entitlements():
-        args = form_args("login", "service_name", "permission", "grant")
-        try:
-            staged = ui_call(spec, "change_entitlement", args)
-        except ToolError as err:
-            return users_page(422, errors=form_error(err), form=args, refused=err.message)
-        return users_page(pending=staged)
+    if "change_entitlement" in offers:
+        @bp.post("/administration/entitlements")
+        def entitlements():
+            args = form_args("login", "service_name", "permission", "grant")
+            try:
+                staged = ui_call(spec, "change_entitlement", args)
+            except ToolError as err:
+                return users_page(422, errors=form_error(err), form=args, refused=err.message)
+            return users_page(pending=staged)
 
     return bp

@@ -175,8 +175,9 @@ def same_payee(presented: str, vendor: str) -> bool:
     return len(a) == len(b) and all(_abbreviates(x, y) for x, y in zip(a, b))
 
 
-def decide(exc: dict, checks: list[dict]) -> Decision:
-    """The policy's rules, in order, for one exception and the register's checks with its number."""
+def decide(exc: dict, checks: list[dict], duplicate_issue: str = DUPLICATE_ISSUE) -> Decision:
+    """The policy's rules, in order, for one exception and the register's checks with its number
+    (`duplicate_issue`: the bank's words for a serial on two issue records)."""
     serial, amount = exc["serial"], Decimal(str(exc["presented_amount"]))
     found = [c for c in checks if c["document_number"] == serial and c["method"] == "Check"]
 
@@ -198,7 +199,7 @@ def decide(exc: dict, checks: list[dict]) -> Decision:
         return made("stale_dated", "Return", f"stale-dated: issued {check['payment_date']}, over {STALE_DAYS} days")
     if not same_payee(exc["presented_payee"], check["vendor_name"] or ""):
         return made("payee_different", "Return", f"payee {exc['presented_payee']} is not {check['vendor_name']}")
-    if exc.get("reason") == DUPLICATE_ISSUE:
+    if exc.get("reason") == duplicate_issue:
         return made("issue_loaded_twice", "Pay",
                     "matches the register; the bank holds two issue records for it only because the issue file "
                     "was loaded twice")
@@ -386,7 +387,9 @@ def task(book: dict, key: str, instance_id: str | None = None) -> Task:
 
 
 def instances(book: dict) -> list[Task]:
-    return [task(book, key) for key in KEYS]
+    from . import t_positive_pay_chase as chase  # the same day's exceptions at Chase
+
+    return [task(book, key) for key in KEYS] + chase.instances(book)
 
 
 # -- the private split (tasks/private.py) ----------------------------------------------------

@@ -1,0 +1,113 @@
+"""Chase Connect (the Bank archetype's second vendor): the same company's accounts, checks and
+exceptions as CashPro under Chase's own ids and words; Check Protection decides an exception in
+one guarded step (no staging, no Submit), approving a payment is guarded, and the portal offers
+no release and no entitlement change."""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from bai2 import bai2 as bai2_io
+
+from conftest import post_form
+from portals.core.clock import Clock
+from portals.core.registry import get_app
+from seeds import treasury
+from seeds.book import load_book
+
+APP = "chase_treasury"
+APPS = [APP, "bofa_cashpro"]
+TODAY = date(2026, 6, 30)
+
+
+def call(env, name: str, args: dict | None = None) -> dict:
+    return env.call(f"{APP}.{name}", args or {})
+
+
+def test_manifest_guards_the_decision_itself():
+    spec = get_app(APP)
+    assert set(spec.money_guarded_tools) == {"payments.approve", "positive_pay.decide"}
+    assert spec.tools["positive_pay.decide"].kind == "guarded" and spec.tools["payments.ach.draft"].kind == "write"
+    assert {"accounts.balances.get", "transactions.list", "positive_pay.exceptions.list"} <= set(spec.tools)
+    assert not {"stage_decision", "submit_decisions", "release_payment", "change_entitlement"} & set(spec.service_tool_names)
+    assert set(spec.manifest["state_tables"]) == set(spec.pks)
+
+
+def test_the_same_checks_as_cashpro_under_chases_own_ids_and_words(env):
+    day = treasury.positive_pay_day(load_book(), TODAY)
+    chase = {e["serial"]: e for e in call(env, "positive_pay.exceptions.list", {"per_page": 100})["items"]}
+    bofa = {e["serial"]: e for e in env.call("bofa_cashpro.positive_pay.exceptions.list", {"per_page": 100})["items"]}
+    assert set(chase) == set(bofa) == {e["serial"] for e in day["exceptions"]}
+    words = get_app(APP).manifest["bank"]["reasons"]
+    for planted in day["exceptions"]:
+        c, b = chase[planted["serial"]], bofa[planted["serial"]]
+        assert (c["presented_amount"], c["presented_payee"]) == (b["presented_amount"], b["presented_payee"])
+        assert c["exception_id"] != b["exception_id"] and c["account_number"] != b["account_number"]
+        assert c["reason"] == words[planted["kind"]] != b["reason"]
+        assert (c["issued"] or {}).get("amount") == (b["issued"] or {}).get("amount")
+    listed = call(env, "positive_pay.exceptions.list")
+    assert listed["open"] and listed["default_decision"] == "Return" and listed["cutoff_local"].endswith("4:00 p.m. ET")
+    users = {u["role"]: u for u in call(env, "access_security.users.list")["items"]}
+    assert users["Controller"]["login"] == "ralbright01" and users["Controller"]["name"] == "Renee Albright"
+
+
+def test_deciding_is_guarded_and_changes_nothing(env, episode):
+    first = call(env, "positive_pay.exceptions.list")["items"][0]
+    before = episode.snapshot()
+    staged = call(env, "positive_pay.decide", {"exception_id": first["exception_id"], "decision": "Return",
+                                               "reason": "Not on the register"})
+    assert staged["status"] == "pending_human_approval" and episode.snapshot() == before
+    assert staged["staged"] == {"action": "decide", "exception_id": first["exception_id"], "serial": first["serial"],
+                                "presented_date": TODAY.isoformat(), "decision": "Return", "reason": "Not on the register"}
+    assert episode.guard_log[-1]["tool"] == "positive_pay.decide" and episode.guard_log[-1]["executed"] is False
+    assert "error" in call(env, "positive_pay.decide", {"exception_id": first["exception_id"], "decision": "Maybe"})
+    assert episode.diff() == {}
+
+
+def test_a_decision_after_the_cutoff_is_refused(store):
+    from portals.core.environment import Environment
+
+    late = store.create([APP])
+    try:
+        late.clock = Clock.at("2026-06-30T20:30:00Z")  # 4:30 p.m. ET
+        env = Environment(late, [APP])
+        exc = call(env, "positive_pay.exceptions.list")
+        assert not exc["open"]
+        answer = call(env, "positive_pay.decide", {"exception_id": exc["items"][0]["exception_id"], "decision": "Pay"})
+        assert "closed" in answer["message"] and late.diff() == {}
+    finally:
+        store.drop(late.id)
+
+
+def test_bai2_carries_chases_sender_and_ties_out(env):
+    parsed = bai2_io.parse_from_string(call(env, "reports.bai2.download", {"report": "previous_day"})["content"],
+                                       check_integrity=True)
+    assert parsed.header.sender_id == "CHASUS33"
+    accounts = {a["account_number"] for a in call(env, "accounts.list")["items"]}
+    assert {a.header.customer_account_number for a in parsed.children[0].children} == accounts
+
+
+def test_pages_use_chases_words_and_offer_only_its_steps(client, env, episode):
+    home = client.get(f"/{APP}/").get_data(as_text=True)
+    for words in ("CHASE", "Check Protection", "Access &amp; Security", "cc-card", "Available balance"):
+        assert words in home, words
+    page = client.get(f"/{APP}/positive-pay").get_data(as_text=True)
+    assert "Check Protection" in page and "Payee Name Mismatch" in page and ">Decide<" in page
+    assert "Submit decisions" not in page and "Save decision" not in page
+    first = call(env, "positive_pay.exceptions.list")["items"][0]
+    before = episode.snapshot()
+    decided = post_form(client, f"/{APP}/positive-pay/exceptions/{first['exception_id']}/decide",
+                        {"decision": "Pay", "reason": "Payee abbreviated"})
+    body = decided.get_data(as_text=True)
+    assert decided.status_code == 200 and "Pending human approval" in body and episode.snapshot() == before
+    assert post_form(client, f"/{APP}/positive-pay/exceptions/{first['exception_id']}/decide",
+                     {"decision": "Later"}).status_code == 422
+    for gone in (f"/positive-pay/exceptions/{first['exception_id']}/decision", "/positive-pay/submit",
+                 "/administration/entitlements"):
+        assert post_form(client, f"/{APP}{gone}", {"decision": "Pay"}).status_code in (404, 405), gone
+    approved = call(env, "payments.list", {"status": "Approved"})["items"][0]
+    assert post_form(client, f"/{APP}/payments/{approved['payment_id']}/release", {}).status_code in (404, 405)
+    assert "Release" not in client.get(f"/{APP}/payments/{approved['payment_id']}").get_data(as_text=True).split("<main")[1]
+    users = client.get(f"/{APP}/administration/users").get_data(as_text=True)
+    assert "ralbright@companyA.com" in users and "Request change" not in users
+    assert Decimal(call(env, "accounts.list")["items"][0]["current_ledger"]) > 0
