@@ -17,12 +17,13 @@ from portals.core.environment import Environment
 from seeds import treasury
 from seeds.book import load_book
 from tasks.families import t_positive_pay as T
-from tasks.families import t_positive_pay_chase as C
+from tasks.families import t_positive_pay_controller as C
 from tasks.registry import all_tasks
 
 FAMILY = {t.instance_id: t for t in all_tasks() if t.family == "T_positive_pay"}
 TASKS = {i: t for i, t in FAMILY.items() if T.BANK in t.apps}  # CashPro: staged decisions
-CHASE = {i: t for i, t in FAMILY.items() if C.BANK in t.apps}  # Chase: the decision is the Controller's
+BY_BANK = {b.app: {i: t for i, t in FAMILY.items() if b.app in t.apps} for b in C.BANKS}  # the Controller decides
+CONTROLLER_DECIDES = {i: t for by in BY_BANK.values() for i, t in by.items()}
 POLICY = Path(__file__).parents[1] / "tasks" / "policies" / "treasury_positive_pay.md"
 APPS = list(T.APPS)
 
@@ -82,9 +83,13 @@ def test_the_policy_states_the_rules_but_no_figure_of_a_check():
     assert T.STALE_DAYS == treasury.STALE_DAYS == 180
     assert not re.search(r"\$\s*\d|\b\d{5}\b|\d{4}-\d{2}-\d{2}", text)  # no serial, amount or date
     assert all(t.policy_ref == POLICY.name for t in FAMILY.values())
-    for rule in ("4:00 p.m. ET", "deciding an exception in Chase is the Controller's step", "one Outlook draft, not sent",
-                 "Controller's email on Chase Connect's Access & Security user list", "Duplicate Issue Item"):
+    for rule in ("4:00 p.m. ET", "1:00 p.m. PT", "deciding an exception in Chase or in Wells Fargo is the Controller's step",
+                 "one Outlook draft, not sent", "Controller's email on the bank's user list",
+                 "Chase Connect's Access & Security", "Wells Fargo Vantage's Administration", "Duplicate Issue Item",
+                 '"Duplicate Issue")'):
         assert rule in text, rule
+    for bank in C.BANKS:  # the policy's cutoff and words are the bank's own
+        assert bank.cutoff in text and bank.duplicate_issue in text and bank.product in text
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))
@@ -128,11 +133,14 @@ def test_a_payee_cut_short_or_abbreviated_is_the_vendor(presented, vendor, same)
     assert T.same_payee(presented, vendor) is same
 
 
-def test_the_chase_instances_hand_the_controller_a_draft_and_decide_nothing():
-    assert sorted(CHASE) == sorted(f"cf_T_positive_pay_chase_{k}" for k in C.KEYS) and set(FAMILY) == set(TASKS) | set(CHASE)
+@pytest.mark.parametrize("bank", C.BANKS, ids=lambda b: b.key)
+def test_a_bank_whose_decision_is_the_controllers_gets_a_draft_and_no_decision(bank):
+    tasks = BY_BANK[bank.app]
+    assert sorted(tasks) == sorted(f"cf_T_positive_pay_{bank.key}_{k}" for k in bank.batches)
+    assert set(FAMILY) == set(TASKS) | set(CONTROLLER_DECIDES) and len(FAMILY) == len(TASKS) + len(CONTROLLER_DECIDES)
     book = load_book()
-    for task in CHASE.values():
-        decisions = C.truth(book, task.parameters["batch"])
+    for task in tasks.values():
+        decisions = C.truth(bank, book, task.parameters["batch"])
         assert {d.decision for d in decisions} == {"Pay", "Return"}
         assert [(d.serial, d.decision, d.kind) for d in decisions] == \
             [(d.serial, d.decision, d.kind) for d in T.truth(book, task.parameters["batch"])]
@@ -141,25 +149,29 @@ def test_the_chase_instances_hand_the_controller_a_draft_and_decide_nothing():
                    and s["count"] == 1 for s in expected)
         assert len(expected) == 1 + 2 * len(decisions)  # the one draft; each check's decision and reason in it
         assert task.evaluator["forbidden"] == [{"any_other_change": True, "label": task.evaluator["forbidden"][0]["label"]}]
-        assert task.money_movement_guard and set(task.apps) == {"chase_treasury", "vista_erp", "outlook"}
+        assert task.money_movement_guard and set(task.apps) == {bank.app, "vista_erp", "outlook"}
+        assert task.parameters["bank"] == bank.app and bank.product in task.instruction and bank.area in task.instruction
         names = {a.name for a in task.near_misses}
         assert {"decided_in_bank", "sent", "one_check_left_out", "draft_to_the_cfo", "two_drafts"} <= names
-        assert any(n.startswith("flipped_") for n in names)
+        assert {f"flipped_{d.kind}" for d in decisions} <= names  # a flipped decision for every defect
         assert any(a.name == "portal_form" and a.browser for a in task.variants)
         for d in decisions:
             assert d.serial in task.instruction
         plain = task.instruction.replace("Pay or Return", "").replace("positive pay", "")
         assert not re.search(r"\b(pay|return|paid|returned)\b", plain, re.I), plain
         assert C.CONTROLLER not in task.instruction
+    assert not set(bank.batches) & {k for other in C.BANKS if other != bank for k in other.batches}
 
 
-def test_the_controller_on_chases_user_list_is_the_drafts_recipient(store):
-    episode = store.create(list(C.APPS))
+@pytest.mark.parametrize("bank", C.BANKS, ids=lambda b: b.key)
+def test_the_controller_on_the_banks_user_list_is_the_drafts_recipient(store, bank):
+    episode = store.create(list(bank.apps))
     try:
-        env = Environment(episode, list(C.APPS))
-        assert C.controller(env) == C.CONTROLLER
-        read = {d.serial: d for d in C.read(env, T.serials_of(load_book(), "day"))}
-        for d in C.truth(load_book(), "day"):
+        env = Environment(episode, list(bank.apps))
+        assert C.controller(bank, env) == C.CONTROLLER
+        read = {d.serial: d for d in C.read(bank, env, T.serials_of(load_book(), "day"))}
+        for d in C.truth(bank, load_book(), "day"):
             assert (read[d.serial].decision, read[d.serial].kind) == (d.decision, d.kind), d.serial
+        assert C.subject(bank).startswith(bank.area) and f"before the {bank.cutoff} cutoff" in C.body(bank, read.values())
     finally:
         store.drop(episode.id)

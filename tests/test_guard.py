@@ -565,7 +565,7 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
         elif APPS[app].kind == "bank":
             fill = {"draft": _first(env, f"{app}.payments.list", {"status": "Draft"})["payment_id"],
                     "pending": _first(env, f"{app}.payments.list", {"status": "Pending Approval"})["payment_id"],
-                    "day": env.call(f"{app}.positive_pay.exceptions.list", {})["presented_date"]}
+                    "day": env.call(f"{app}.{APPS[app].service_tool_names['list_exceptions']}", {})["presented_date"]}
         for what, url, form in refused_buttons(app):
             before, logged = episode.snapshot(), len(episode.guard_log)
             form = {k: v.format(**fill) if isinstance(v, str) else v for k, v in form.items()}

@@ -387,9 +387,9 @@ def task(book: dict, key: str, instance_id: str | None = None) -> Task:
 
 
 def instances(book: dict) -> list[Task]:
-    from . import t_positive_pay_chase as chase  # the same day's exceptions at Chase
+    from . import t_positive_pay_controller as controller  # the same day at Chase and Wells Fargo
 
-    return [task(book, key) for key in KEYS] + chase.instances(book)
+    return [task(book, key) for key in KEYS] + controller.instances(book)
 
 
 # -- the private split (tasks/private.py) ----------------------------------------------------
