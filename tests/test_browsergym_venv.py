@@ -1,8 +1,8 @@
 """The BrowserGym task package in BrowserGym's own virtualenv, against a real `cfab serve`.
 
-A virtualenv with `pip install -e '.[browsergym]'` (browsergym-core, browsergym-experiments and
-the Playwright 1.44 they pin) is built once under build/ and kept, keyed by pyproject.toml and
-the Python version, so a second run starts at once. A scripted BrowserGym agent
+A virtualenv with `uv pip install -e '.[browsergym]'` (pip where uv is missing; browsergym-core,
+browsergym-experiments and the Playwright 1.44 they pin) is built once under build/ and kept,
+keyed by pyproject.toml and the Python version, so a second run starts at once. A scripted BrowserGym agent
 (tests/browsergym_agent.py) plays `browsergym/cfab.<instance_id>` there: it finds every element
 of a gold recording's UI steps in its own observation's accessibility tree, acts with
 HighLevelActionSet actions on BrowserGym's bids and replies with send_msg_to_user. The gold
@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -59,9 +60,16 @@ def bgym_python() -> Path:
     folder = venv_dir()
     python = folder / "bin" / "python"
     if not (folder / ".ready").exists():
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[browsergym]"], check=True,
-                       timeout=1200)
+        uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
+        if uv:  # uv resolves and installs in parallel: seconds where pip takes minutes
+            subprocess.run([uv, "venv", "-q", "--seed", "--clear", "--python", sys.executable, str(folder)],
+                           check=True)
+            subprocess.run([uv, "pip", "install", "-q", "--python", str(python), "-e", f"{ROOT}[browsergym]"],
+                           check=True, timeout=1200)
+        else:
+            subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
+            subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[browsergym]"], check=True,
+                           timeout=1200)
         (folder / ".ready").write_text("ok\n")
     return python
 

@@ -179,6 +179,9 @@ class AppInstance:
             session.close()
 
     def snapshot(self) -> bytes:
+        # untouched, the template's, read once; serialize() leaves out a transaction still open
+        if not self.conn.in_transaction and self.conn.serialize() == self.template.db_bytes:
+            return self.template.snapshot()
         return snapshot_bytes(self.spec.name, self.conn, self.spec.pks)
 
     def snapshot_digest(self) -> str:
@@ -186,7 +189,7 @@ class AppInstance:
         is byte for byte what it was at the last digest (equal pages hold equal rows); any other
         database, even one whose rows are unchanged, is read again in full."""
         pages = hashlib.sha256(self.conn.serialize()).digest()
-        if self._digest is None or self._digest[0] != pages:
+        if self._digest is None or self._digest[0] != pages or self.conn.in_transaction:
             self._digest = (pages, hashlib.sha256(self.snapshot()).hexdigest())
         return self._digest[1]
 
