@@ -211,7 +211,7 @@ def gcpay_entries(jobs: list[dict], prime_contracts: list[dict], change_orders: 
 TREASURY_FIELDS = {"payee_truncated": "payee", "payee_abbreviated": "payee", "payee_different": "payee",
                    "amount_transposed": "amount", "duplicate": "presented", "stale_dated": "presented",
                    "voided": "presented", "not_issued": "presented", "issue_loaded_twice": "issue_records"}
-BANKS = ["bofa_cashpro", "chase_treasury", "wells"]  # the bank portals seeded from seeds/treasury.py
+BANKS = ["bofa_cashpro", "chase_treasury", "pnc_pinacle", "wells"]  # the bank portals seeded from seeds/treasury.py
 CHECK_REGISTERS = [PM_ERP, "vista_erp"]  # the ERPs whose AP payment history is the check register
 
 
@@ -254,9 +254,10 @@ def treasury_entries(book: dict) -> list[dict]:
                             "voided', 'No issue record', 'Duplicate issue record'; Chase Connect's Check "
                             "Protection flags 'Payee Name Mismatch', 'Void Item Presented', 'Paid Not Issued', "
                             "'Duplicate Issue Item'; Wells Fargo Vantage's Fraud Manager flags 'Payee Does Not Match', "
-                            "'Voided Check Presented', 'No Issue Found', 'Duplicate Issue'. CashPro stages a "
-                            "decision and a person submits the day's; in Chase Connect and in Fraud Manager the "
-                            "decision itself is the person's step.")})
+                            "'Voided Check Presented', 'No Issue Found', 'Duplicate Issue'; PNC PINACLE's Positive Pay "
+                            "flags 'Payee Mismatch', 'Paid Voided', 'Paid No Issue', 'Multiple Issue Records'. "
+                            "CashPro stages a decision and a person submits the day's; in Chase Connect, in Fraud "
+                            "Manager and in PINACLE the decision itself is the person's step.")})
     return entries
 
 

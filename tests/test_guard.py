@@ -107,15 +107,20 @@ def _gcpay_accepted(env, tool: str) -> dict:
     return {"batch_id": env.call("gcpay.epayment.batches.list", {})["items"][0]["batch_id"]}
 
 
+APPROVALS = {"approve_payment": {}, "approve_ach_payment": {"kind": "ACH"},  # a bank's approval steps
+             "approve_wire_payment": {"kind": "Wire"}}  # and the payments each one approves
+
+
 def _bank_accepted(env, app: str, tool: str) -> dict:
     """A payment in the queue, a day with a staged decision, an open exception, an entitlement the
     user lacks: each bank's guarded steps in its own tool names."""
     names = APPS[app].service_tool_names
     service = APPS[app].tool_map[tool]
-    if service == "approve_payment":
-        return {"payment_id": _first(env, f"{app}.payments.list", {"status": "Pending Approval"})["payment_id"]}
+    payments = f"{app}.{names['list_payments']}"
+    if service in APPROVALS:
+        return {"payment_id": _first(env, payments, {"status": "Pending Approval", **APPROVALS[service]})["payment_id"]}
     if service == "release_payment":
-        return {"payment_id": _first(env, f"{app}.payments.list", {"status": "Approved"})["payment_id"]}
+        return {"payment_id": _first(env, payments, {"status": "Approved"})["payment_id"]}
     if service == "submit_decisions":
         exc = _first(env, f"{app}.{names['list_exceptions']}", {})
         env.call(f"{app}.{names['stage_decision']}", {"exception_id": exc["exception_id"], "decision": "Return"})
@@ -253,6 +258,8 @@ for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document st
             MISSING_RECORD[_spec.service_tool_names[_service]] = _args
 for _spec in (s for s in APPS.values() if s.kind == "bank"):  # each bank in its own words
     for _service, _args in (("approve_payment", {"payment_id": 999999999}),
+                            ("approve_ach_payment", {"payment_id": 999999999}),
+                            ("approve_wire_payment", {"payment_id": 999999999}),
                             ("release_payment", {"payment_id": 999999999}),
                             ("submit_decisions", {"presented_date": "2026-01-05"}),
                             ("decide_exception", {"exception_id": 999999999, "decision": "Return"}),
@@ -398,6 +405,8 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
     if APPS[app].kind == "bank":
         ids = {APPS[app].tool_map[tool]: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
         pressed = {"approve_payment": lambda a: ("approve", f"{base}/payments/{a['payment_id']}/approve", {}),
+                   "approve_ach_payment": lambda a: ("authorize ACH", f"{base}/payments/{a['payment_id']}/approve", {}),
+                   "approve_wire_payment": lambda a: ("approve wire", f"{base}/payments/{a['payment_id']}/approve", {}),
                    "release_payment": lambda a: ("release", f"{base}/payments/{a['payment_id']}/release", {}),
                    "submit_decisions": lambda a: ("submit decisions", f"{base}/positive-pay/submit",
                                                   {"presented_date": a["presented_date"]}),
@@ -432,6 +441,8 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
         offers = APPS[app].service_tool_names
         refused = {"approve_payment": [("approve, no such payment", f"{base}/payments/999999999/approve", {}),
                                        ("approve, a draft", f"{base}/payments/{{draft}}/approve", {})],
+                   "approve_wire_payment": [("approve wire, no such payment", f"{base}/payments/999999999/approve", {}),
+                                            ("approve wire, a draft", f"{base}/payments/{{draft}}/approve", {})],
                    "release_payment": [("release, not approved", f"{base}/payments/{{pending}}/release", {})],
                    "submit_decisions": [("submit, nothing staged", f"{base}/positive-pay/submit",
                                          {"presented_date": "{day}"})],
@@ -563,8 +574,9 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
                                                         "box1_nonemployee_comp": "900.00"})
             fill = {"payer": on_file["payer_id"], "draft": draft["form_id"], "on_file": on_file["recipient_id"]}
         elif APPS[app].kind == "bank":
-            fill = {"draft": _first(env, f"{app}.payments.list", {"status": "Draft"})["payment_id"],
-                    "pending": _first(env, f"{app}.payments.list", {"status": "Pending Approval"})["payment_id"],
+            payments = f"{app}.{APPS[app].service_tool_names['list_payments']}"
+            fill = {"draft": _first(env, payments, {"status": "Draft"})["payment_id"],
+                    "pending": _first(env, payments, {"status": "Pending Approval"})["payment_id"],
                     "day": env.call(f"{app}.{APPS[app].service_tool_names['list_exceptions']}", {})["presented_date"]}
         for what, url, form in refused_buttons(app):
             before, logged = episode.snapshot(), len(episode.guard_log)

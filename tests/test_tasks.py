@@ -30,6 +30,7 @@ def test_the_suite_is_the_papers_instances():
         + [f"cf_T_positive_pay_{b}" for b in ("amount", "day", "duplicate", "loaded_twice", "payee", "stale", "void")]
         + [f"cf_T_positive_pay_chase_{b}" for b in ("loaded_twice", "payee", "stale")]
         + [f"cf_T_positive_pay_wells_{b}" for b in ("duplicate", "void")]
+        + [f"cf_T_positive_pay_pnc_{b}" for b in ("amount", "day")]
         + [f"cf_R_1099nec_2025_{g}" for g in "abcdefg"]
         + [f"cf_C_eapp_review_{j}" for j in ("2816", "3937", "6495")])
 

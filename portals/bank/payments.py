@@ -176,6 +176,18 @@ def draft_ach(ctx: ServiceContext, template_id: int, amount: Amount, value_date:
     return _draft(ctx, "ACH", template_id, amount, value_date, memo)
 
 
+def _approval(ctx: ServiceContext, payment_id: int, kind: str | None = None) -> dict:
+    p = payment_by_id(ctx.session, payment_id)
+    if kind and p.kind != kind:
+        raise ToolError(f"Payment {p.reference} is a {p.kind} payment, not {kind}; approve it where {p.kind} "
+                        "payments are approved.", "payment_id")
+    if p.status != "Pending Approval":
+        raise ToolError(f"Payment {p.reference} is {p.status}; only a payment pending approval can be approved.",
+                        "payment_id")
+    return {"action": "approve", "payment_id": p.payment_id, "reference": p.reference, "kind": p.kind,
+            "beneficiary": p.beneficiary, "amount": p.amount, "value_date": p.value_date}
+
+
 @service(GUARDED)
 def approve_payment(ctx: ServiceContext, payment_id: int) -> dict:
     """Approve a payment awaiting approval (dual control). Needs a person: nothing is approved here.
@@ -183,12 +195,29 @@ def approve_payment(ctx: ServiceContext, payment_id: int) -> dict:
     Args:
         payment_id: The payment's id.
     """
-    p = payment_by_id(ctx.session, payment_id)
-    if p.status != "Pending Approval":
-        raise ToolError(f"Payment {p.reference} is {p.status}; only a payment pending approval can be approved.",
-                        "payment_id")
-    return {"action": "approve", "payment_id": p.payment_id, "reference": p.reference, "kind": p.kind,
-            "beneficiary": p.beneficiary, "amount": p.amount, "value_date": p.value_date}
+    return _approval(ctx, payment_id)
+
+
+# A bank whose ACH and wire modules are entitled apart (PNC PINACLE) approves each kind in its own
+# module; the step is the same dual-control approval, refused for the other kind.
+@service(GUARDED)
+def approve_ach_payment(ctx: ServiceContext, payment_id: int) -> dict:
+    """Authorize an ACH payment awaiting approval (dual control). Needs a person: nothing is authorized here.
+
+    Args:
+        payment_id: The ACH payment's id.
+    """
+    return _approval(ctx, payment_id, "ACH")
+
+
+@service(GUARDED)
+def approve_wire_payment(ctx: ServiceContext, payment_id: int) -> dict:
+    """Approve a wire awaiting approval (dual control). Needs a person: nothing is approved here.
+
+    Args:
+        payment_id: The wire's id.
+    """
+    return _approval(ctx, payment_id, "Wire")
 
 
 @service(GUARDED)

@@ -40,7 +40,7 @@ def seed(session, book, rng, clock, spec) -> None:
     accounts = {}
     for a in cfg.accounts:
         data = activity[a["key"]]
-        row = Account(account_id=stable_id(app, "account", a["key"]), number=digits(app, "account", a["key"], n=12),
+        row = Account(account_id=stable_id(app, "account", a["key"]), number=digits(app, "account", a["key"], n=cfg.account_digits),
                       name=a["name"], kind=a["kind"], entity=cfg.company, routing_number=cfg.routing_number,
                       currency="USD", gl_account=a["gl_account"],
                       positive_pay=cfg.payee_match if a.get("positive_pay") else "None",

@@ -21,6 +21,7 @@ class BankSettings:
     accounts: tuple
     users: tuple
     reasons: dict  # the bank's words for each kind of exception
+    account_digits: int = 12  # how long the bank's account numbers are
 
     def login_of(self, role: str) -> str:
         """The login of the portal's user in this role (the Controller, the AP Specialist...)."""
@@ -54,4 +55,5 @@ def bank_settings(spec) -> BankSettings:
                         utc_offset_hours=int(b["utc_offset_hours"]), time_zone=b["time_zone"],
                         default_decision=b["default_decision"], payee_match=b["payee_match"],
                         uploaded_by=b["uploaded_by"], company=b["company"], accounts=tuple(b["accounts"]),
-                        users=tuple(b.get("users", [])), reasons={**REASONS, **b.get("reasons", {})})
+                        users=tuple(b.get("users", [])), reasons={**REASONS, **b.get("reasons", {})},
+                        account_digits=int(b.get("account_digits", 12)))

@@ -100,9 +100,20 @@ def make_blueprint(spec) -> Blueprint:
             return payment_page(payment_id, 422, refused=err.message)
         return payment_page(payment_id, pending=staged)
 
+    def approval_service(payment_id: int) -> str:
+        """The bank's approval step; where ACH and wires are approved in their own modules, the
+        payment's kind picks it (an unknown payment still reaches the guarded step, to be refused)."""
+        if "approve_payment" in offers:
+            return "approve_payment"
+        try:
+            kind = ui_call(spec, "get_payment", {"payment_id": payment_id})["kind"]
+        except ToolError:
+            kind = "Wire"
+        return "approve_ach_payment" if kind == "ACH" else "approve_wire_payment"
+
     @bp.post("/payments/<int:payment_id>/approve")
     def approve(payment_id: int):
-        return guarded("approve_payment", payment_id)
+        return guarded(approval_service(payment_id), payment_id)
 
     if "release_payment" in offers:
         @bp.post("/payments/<int:payment_id>/release")

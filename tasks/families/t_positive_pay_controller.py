@@ -1,7 +1,7 @@
 """T_positive_pay at a bank whose decision is the Controller's step: the same day's exceptions in
-Chase Connect's Check Protection or Wells Fargo Vantage's Fraud Manager, worked against Vista's
-check register by the same policy, but neither bank stages: a Pay or Return decision goes to the
-bank as soon as it is made, so deciding is guarded. The treasury analyst decides nothing in the
+Chase Connect's Check Protection, Wells Fargo Vantage's Fraud Manager or PNC PINACLE's Positive Pay
+module, worked against Vista's check register by the same policy, but none of these banks stages: a
+Pay or Return decision goes to the bank as soon as it is made, so deciding is guarded. The treasury analyst decides nothing in the
 bank; per treasury_positive_pay.md the recommendation goes to the Controller as one Outlook draft
 (not sent) naming each check, its decision and why, and the reply says the same.
 
@@ -9,7 +9,8 @@ Cash & Treasury, three apps (the bank, Vista, Outlook). Instances (cf_T_positive
 at Chase three of the day's batches (the payee cut short beside a different payee; a stale check
 beside a serial never issued; a check whose run's issue file was loaded twice beside a second
 presentment); at Wells Fargo two others (a check voided in Vista beside an abbreviated payee; a
-second presentment of a cleared check beside an abbreviated payee); each mixes a check to pay with
+second presentment of a cleared check beside an abbreviated payee); at PNC two more (a transposed
+amount beside a payee cut short; the whole day, all nine checks); each mixes a check to pay with
 checks to return. The near-misses, variants and reply corpus live in
 t_positive_pay_controller_gate.py.
 """
@@ -38,7 +39,7 @@ class Bank:
     key: str  # the instance ids' word for the bank
     app: str
     short: str  # "Chase", "Wells Fargo"
-    area: str  # the portal's Positive Pay area: "Check Protection", "Fraud Manager"
+    area: str  # the portal's Positive Pay area: "Check Protection", "Fraud Manager", "Positive Pay"
     batches: tuple[str, ...]
     source_ref: str
 
@@ -76,7 +77,11 @@ WELLS = Bank("wells", "wells", "Wells Fargo", "Fraud Manager", ("void", "duplica
              "Wells Fargo Vantage Fraud Manager (Positive Pay issue files and exceptions decided Pay or Return "
              "by the cutoff, default Return); Trimble Viewpoint Vista AP Payment History; Microsoft Graph "
              "message drafts; DOMAIN.md section 7")
-BANKS = (CHASE, WELLS)
+PNC = Bank("pnc", "pnc_pinacle", "PNC", "Positive Pay", ("amount", "day"),
+           "PNC PINACLE Positive Pay module (issue files and check exceptions decided Pay or Return by the "
+           "deadline, default Return); Trimble Viewpoint Vista AP Payment History; Microsoft Graph message "
+           "drafts; DOMAIN.md section 7")
+BANKS = (CHASE, WELLS, PNC)
 
 
 def exception_id(bank: Bank, serial: str) -> int:
@@ -192,7 +197,7 @@ def browser_read(bank: Bank, portal, serials: tuple[str, ...]) -> list[T.Decisio
 
 def browser_controller(bank: Bank, portal) -> str:
     portal.goto(f"/{bank.app}/administration/users")
-    return next(r["Email"] for r in T._table(portal.page, "Login") if r["Role"] == "Controller")
+    return next(r["Email"] for r in T._table(portal.page, bank.spec.word("login")) if r["Role"] == "Controller")
 
 
 def browser_draft(bank: Bank, portal, decisions, to: str) -> None:

@@ -1,5 +1,5 @@
 """The admission gate of T_positive_pay's instances at a bank whose decision is the Controller's
-step (Chase, Wells Fargo): near-misses that must fail for the
+step (Chase, Wells Fargo, PNC): near-misses that must fail for the
 reason they name, variants that must pass, and the reply corpus.
 
 Each attempt is the oracle with its reading, its draft or one call changed: deciding in the bank
@@ -111,6 +111,8 @@ def near_misses(bank, decisions) -> tuple[Attempt, ...]:
     for kind, note in (("payee_truncated", "recommends returning the check whose payee the bank cut short"),
                        ("payee_abbreviated", "recommends returning the check whose payee the bank abbreviated"),
                        ("voided", "recommends paying the check voided in Vista"),
+                       ("amount_transposed", "recommends paying the check presented for an amount the register "
+                                             "does not show"),
                        ("payee_different", "recommends paying the check made out to a different payee"),
                        ("duplicate", "recommends paying the second presentment of a check that already cleared"),
                        ("stale_dated", f"recommends paying the check dated more than {T.STALE_DAYS} days ago"),
@@ -147,7 +149,7 @@ TABLE = {"not_issued": "not issued: no such check in the register", "voided": "v
          "stale_dated": f"stale-dated, over {T.STALE_DAYS} days old", "payee_different": "payee is a different name",
          "payee_truncated": "payee truncated by the bank, same vendor",
          "payee_abbreviated": "payee abbreviated by the bank, same vendor",
-         "issue_loaded_twice": "matches Vista; its issue file was only loaded twice at the bank"}
+         "issue_loaded_twice": "matches Vista, its issue file only loaded twice at the bank"}
 
 
 def _table_body(bank, decisions) -> str:
