@@ -206,6 +206,9 @@ PLANTED = {
     "2041": ("over_ratio", "ot_without_cash_fringe", "fringe_short"),
     "2200": ("not_on_wd", "below_base"),
     "3100": ("extra_apprentice", "ot_straight_time", "cash_fringe_ot_overpaid"),
+    # the jobs whose certified payroll is reviewed against ADP Workforce Now (P_certified_payroll)
+    "7481": ("misclassified", "ot_without_cash_fringe"),
+    "9427": ("below_base", "fringe_short", "cash_fringe"),
 }
 OFF_WD_CLASSIFICATION = {"OPER": "Operator"}  # a payroll's shorthand the WD does not list
 
