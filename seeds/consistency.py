@@ -329,6 +329,9 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     ids = {w["worker_id"] for w in workers} | {w["foundation_employee"] for w in workers}
     if any(str(r["employee_id"]) not in ids for r in _rows(store, "lcptracker", "employees")):
         own["worker"].append("lcptracker")  # its own employee ids
+    for app in payroll_apps():
+        if any(r["employee_no"] not in ids for r in _rows(store, app, "employees")):
+            own["worker"].append(app)  # the payroll's own worker ids (ADP's Associate OIDs)
     crafts = {w["craft"] for w in workers}
     if any(r["classification"] not in crafts for r in _rows(store, "lcptracker", "payroll_records")):
         own["craft"].append("lcptracker")  # the WD's classification names

@@ -42,6 +42,9 @@ def coi_entries(vendors: dict, documents: list[dict]) -> list[dict]:
 
 # The payroll systems that charge labor to their own job numbers (FOUNDATION Payroll: FOUNDATION's).
 PAYROLL_JOB_SYSTEMS = ["foundation_payroll"]
+# The payroll systems that key a worker by an id of their own (ADP: the Associate OID); ADP's
+# departments keep the company's job numbers, so it is not among the job systems above.
+PAYROLL_WORKER_SYSTEMS = ["adp"]
 
 
 def _pm_platforms() -> list:
@@ -144,11 +147,11 @@ def payroll_entries(wds: list[dict], workers: list[dict]) -> list[dict]:
     worker = workers[0]
     entry = {"entity": "identity", "field": "format", "family": "P_certified_payroll", "systems": ["lcptracker"]}
     return [
-        {**entry, "key": "worker",
+        {**entry, "key": "worker", "systems": ["lcptracker", *PAYROLL_WORKER_SYSTEMS],
          "why": (f"A worker has one id per system: the company's {worker['worker_id']}, payroll's employee "
-                 f"number {worker['foundation_employee']} (FOUNDATION Payroll's employee #), and in LCPtracker "
-                 f"an employee id of its own; the same person is found by name and the last four of the SSN "
-                 f"({worker['ssn'][-4:]}).")},
+                 f"number {worker['foundation_employee']} (FOUNDATION Payroll's employee #), ADP Workforce "
+                 f"Now's Associate OID {worker['adp_aoid']} (aoid), and in LCPtracker an employee id of its "
+                 f"own; the same person is found by name and the last four of the SSN ({worker['ssn'][-4:]}).")},
         {**entry, "key": "craft",
          "why": ("Payroll pays by its craft code (CARP, OPER, ...; FOUNDATION Payroll's classes add the level, "
                  "CARP-J, CARP-A2); LCPtracker names the wage determination's classification (Carpenter; "

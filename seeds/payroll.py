@@ -12,6 +12,8 @@ code vs the WD classification; LCPtracker files each project under the agency's 
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import random
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -72,6 +74,13 @@ def build_wage_determinations(rng: random.Random, jobs: list[dict]) -> list[dict
     return out
 
 
+def adp_aoid(worker_id: str) -> str:
+    """ADP's Associate OID for a worker: "G" and fifteen letters and digits, hashed from the
+    worker (no draw from the book's random stream, so nothing else in the book moves)."""
+    digest = base64.b32encode(hashlib.sha256(f"aoid:{worker_id}".encode()).digest()).decode()
+    return "G" + digest[:15]
+
+
 def build_workers(rng: random.Random) -> list[dict]:
     """The field workforce: journeyworkers and registered apprentices in each craft."""
     used_emp, used_ssn, out = set(), set(), []
@@ -86,6 +95,7 @@ def build_workers(rng: random.Random) -> list[dict]:
             "worker_id": worker_id, "first_name": first, "last_name": last,
             "ssn": f"9{str(ssn)[:2]}-{str(ssn)[2:4]}-{str(ssn)[4:]}",
             "foundation_employee": str(unique_int(f"emp:{worker_id}", 5, used_emp)),
+            "adp_aoid": adp_aoid(worker_id),
             "craft": craft, "level": level,
             "apprentice_program": (f"{rng.choice(['NC', 'SC'])}-RAP-{rng.randint(10000, 99999)}"
                                    if level != "J" else None),
@@ -196,6 +206,9 @@ PLANTED = {
     "2041": ("over_ratio", "ot_without_cash_fringe", "fringe_short"),
     "2200": ("not_on_wd", "below_base"),
     "3100": ("extra_apprentice", "ot_straight_time", "cash_fringe_ot_overpaid"),
+    # the jobs whose certified payroll is reviewed against ADP Workforce Now (P_certified_payroll)
+    "7481": ("misclassified", "ot_without_cash_fringe"),
+    "9427": ("below_base", "fringe_short", "cash_fringe"),
 }
 OFF_WD_CLASSIFICATION = {"OPER": "Operator"}  # a payroll's shorthand the WD does not list
 

@@ -289,8 +289,9 @@ def test_divergence_entries_point_at_real_records(book):
             assert d["systems"] == [*BANKS, book["meta"]["pm_erp_app"], "vista_erp"] and d["key"].isdigit()
         elif d["entity"] == "identity" and d["key"] in {"bank_transaction", "bank_exception"}:
             assert d["field"] == "format" and d["systems"] == BANKS and d["family"] == "T_positive_pay"
-        elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:
-            assert d["field"] == "format" and d["systems"] == ["lcptracker"] and d["family"] == "P_certified_payroll"
+        elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:  # ADP keys a worker by his aoid
+            assert d["field"] == "format" and d["family"] == "P_certified_payroll"
+            assert d["systems"] == (["lcptracker", "adp"] if d["key"] == "worker" else ["lcptracker"])
         elif d["entity"] == "identity":
             assert d["key"] in {"job", "cost_code", "vendor", "commitment"} and d["field"] == "format"
             assert "procore" in d["systems"] and len(d["systems"]) >= 2

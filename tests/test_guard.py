@@ -138,6 +138,9 @@ def _payroll_accepted(env, app: str, tool: str) -> dict:
     (finalize, the direct-deposit file), the finalized one whose 941 deposit is due."""
     service = APPS[app].tool_map[tool]
     names = APPS[app].service_tool_names
+    if service == "update_pay_distribution":  # a worker on the calculated payroll, to a valid account
+        worker = env.call(f"{app}.{names['list_employees']}", {"per_page": 1})["items"][0]
+        return {"employee_no": worker["employee_no"], "routing_number": "121000248", "account_number": "000123456789"}
     if service == "make_tax_deposit":
         due = env.call(f"{app}.{names['list_tax_deposits']}", {"status": "Due"})["items"]
         assert due, "no 941 deposit due"
@@ -150,9 +153,12 @@ def _payroll_refusable(env, app: str) -> dict:
     """A finalized payroll (finalized, its file transmitted) and one whose deposit was made."""
     names = APPS[app].service_tool_names
     runs = env.call(f"{app}.{names['list_pay_runs']}", {})["items"]
-    made = env.call(f"{app}.{names['list_tax_deposits']}", {"status": "Deposited"})["items"]
-    return {"finalized": next(r["period_end"] for r in runs if r["status"] == "Finalized"),
-            "deposited": made[0]["period_end"]}
+    out = {"finalized": next(r["period_end"] for r in runs if r["status"] == "Finalized")}
+    if "list_tax_deposits" in names:
+        out["deposited"] = env.call(f"{app}.{names['list_tax_deposits']}", {"status": "Deposited"})["items"][0]["period_end"]
+    if "update_pay_distribution" in names:
+        out["worker"] = env.call(f"{app}.{names['list_employees']}", {"per_page": 1})["items"][0]["employee_no"]
+    return out
 
 
 def _redteam_accepted(env, tool: str) -> dict:
@@ -269,7 +275,11 @@ for _spec in (s for s in APPS.values() if s.kind == "bank"):  # each bank in its
             MISSING_RECORD[_spec.service_tool_names[_service]] = _args
 for _spec in (s for s in APPS.values() if s.kind == "payroll"):  # a Saturday with no payroll
     for _service in ("finalize_payroll", "create_direct_deposit_file", "make_tax_deposit"):
-        MISSING_RECORD[_spec.service_tool_names[_service]] = {"period_end": "1999-01-02"}
+        if _service in _spec.service_tool_names:  # ADP moves the money itself: no file or deposit
+            MISSING_RECORD[_spec.service_tool_names[_service]] = {"period_end": "1999-01-02"}
+    if "update_pay_distribution" in _spec.service_tool_names:
+        MISSING_RECORD[_spec.service_tool_names["update_pay_distribution"]] = {
+            "employee_no": "NOBODY", "routing_number": "121000248", "account_number": "000123456789"}
 for _spec in (s for s in APPS.values() if s.kind == "erp"):  # each ERP in its own words
     MISSING_RECORD[_erp_tool(_spec.name, "post_bill")] = {
         "vendor_id": _spec.manifest["erp"]["vendor_id_example"], "bill_number": MISSING}
@@ -385,8 +395,13 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
         for what, service, path in (("finalize", "finalize_payroll", "finalize"),
                                     ("direct-deposit file", "create_direct_deposit_file", "dd-file"),
                                     ("941 deposit", "make_tax_deposit", "tax-deposit")):
-            period = accepted_args(env, app, names[service], store)["period_end"]
-            out.append((what, f"{base}/payrolls/{period}/{path}", {}))
+            if service in names:
+                period = accepted_args(env, app, names[service], store)["period_end"]
+                out.append((what, f"{base}/payrolls/{period}/{path}", {}))
+        if "update_pay_distribution" in names:
+            args = accepted_args(env, app, names["update_pay_distribution"], store)
+            out.append(("pay distribution", f"{base}/employees/{args['employee_no']}/pay-distribution",
+                        {k: v for k, v in args.items() if k != "employee_no"}))
         return out
     if app == "redteam":
         invoice = accepted_args(env, app, "customer_invoice.submit", store)["number"]
@@ -488,11 +503,17 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
 
 
 def _refused_payroll_buttons(app: str) -> list[tuple[str, str, dict]]:
-    base = APPS[app].base_path
-    return [("finalize, no such payroll", f"{base}/payrolls/1999-01-02/finalize", {}),
-            ("finalize, already finalized", f"{base}/payrolls/{{finalized}}/finalize", {}),
-            ("direct-deposit file, already transmitted", f"{base}/payrolls/{{finalized}}/dd-file", {}),
-            ("941 deposit, already deposited", f"{base}/payrolls/{{deposited}}/tax-deposit", {})]
+    base, names = APPS[app].base_path, APPS[app].service_tool_names
+    out = [("finalize, no such payroll", f"{base}/payrolls/1999-01-02/finalize", {}),
+           ("finalize, already finalized", f"{base}/payrolls/{{finalized}}/finalize", {})]
+    if "create_direct_deposit_file" in names:
+        out.append(("direct-deposit file, already transmitted", f"{base}/payrolls/{{finalized}}/dd-file", {}))
+    if "make_tax_deposit" in names:
+        out.append(("941 deposit, already deposited", f"{base}/payrolls/{{deposited}}/tax-deposit", {}))
+    if "update_pay_distribution" in names:
+        out.append(("pay distribution, bad routing number", f"{base}/employees/{{worker}}/pay-distribution",
+                    {"routing_number": "121000249", "account_number": "000123456789"}))
+    return out
 
 
 def _refused_erp_buttons(app: str) -> list[tuple[str, str, dict]]:

@@ -190,8 +190,8 @@ def update_timecard(ctx: ServiceContext, timecard_id: int, daily_hours: str | No
 
 @service(WRITE)
 def import_timecards(ctx: ServiceContext, period_end: str, lines: list[str]) -> dict:
-    """Import timecards from field time into an open payroll, all or none: one line per timecard,
-    "employee_no|job_no|cost_code|class_code|daily_hours" (class_code may be empty for the
+    """{import_what}, all or none: one line per timecard,
+    "employee_no|job_no|cost_code|class_code|daily_hours" ({import_keys}class_code may be empty for the
     employee's own class; daily_hours are seven comma-separated numbers, Sunday to Saturday).
 
     Args:

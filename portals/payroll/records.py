@@ -104,10 +104,10 @@ def check_row(c: Check, e: Employee | None = None) -> dict:
 def list_employees(ctx: ServiceContext, query: str | None = None, craft: str | None = None,
                    union_code: str | None = None, level: str | None = None, page: int = 1, per_page: int = 25,
                    sort: str | None = None) -> dict:
-    """List employees: employee number, name, last four of the SSN, craft, pay class, union.
+    """List {employees}: {employee_id_name}, name, last four of the SSN, craft, pay class, union.
 
     Args:
-        query: Words to find in the name, the employee number, or the last four digits of the SSN.
+        query: Words to find in the name, the {employee_id_name}, or the last four digits of the SSN.
         craft: Only this craft code, as the craft list shows it.
         union_code: Only members of this union local, as the union list shows it.
         level: Only this level: J (journeyman) or A1 to A4 (apprentice period).
@@ -137,7 +137,7 @@ def get_employee(ctx: ServiceContext, employee_no: str) -> dict:
     """Get an employee's master record and pay history: each payroll's check and timecards.
 
     Args:
-        employee_no: The employee number, as the employee list shows it.
+        employee_no: The {employee_id_name}, as the {employee_list} shows it.
     """
     e = get_employee_row(ctx.session, employee_no)
     checks = ctx.session.execute(select(Check, PayRun).join(PayRun, PayRun.pay_run_id == Check.pay_run_id)
@@ -176,7 +176,7 @@ def list_unions(ctx: ServiceContext) -> dict:
 @service(READ)
 def list_jobs(ctx: ServiceContext, query: str | None = None, certified: bool | None = None, page: int = 1,
               per_page: int = 25, sort: str | None = None) -> dict:
-    """List the jobs labor is charged to, with their certified (prevailing-wage) setup.
+    """List the {jobs} labor is charged to, with their certified (prevailing-wage) setup.
 
     Args:
         query: Words to find in the job number, job name or the owner's contract number.
@@ -200,7 +200,7 @@ def get_job(ctx: ServiceContext, job_no: str) -> dict:
     """Get a job's certified payroll setup and its prevailing-wage rates by pay class.
 
     Args:
-        job_no: The job number, as the job list shows it.
+        job_no: The {job_id_name}, as the {job_list} shows it.
     """
     j = get_job_row(ctx.session, job_no)
     rates = ctx.session.scalars(select(JobRate).where(JobRate.job_no == j.job_no).order_by(JobRate.class_code)).all()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import io
 
-from flask import Blueprint, redirect, request, send_file, url_for
+from flask import Blueprint, abort, redirect, request, send_file, url_for
 
 from portals.core.errors import ToolError
 from portals.core.ui import listing, render_view
@@ -25,6 +25,13 @@ GUARDED = {"finalize": ("finalize_payroll", "finalized"), "dd-file": ("create_di
 def make_blueprint(spec) -> Blueprint:
     bp = Blueprint(spec.name, __name__)
     screens = list(spec.manifest.get("screens", []))
+    exposed = set(spec.tool_map.values())
+
+    def offered(*services: str) -> None:
+        """A page or button stands only where the product has the tool behind it, so a click can
+        never do what the product's tools cannot (and every recording replays over tools)."""
+        if not set(services) <= exposed:
+            abort(404)
 
     def chrome():
         return {"menu": menu_of(spec, set(screens))}
@@ -78,6 +85,7 @@ def make_blueprint(spec) -> Blueprint:
 
     def guarded(period_end: str, action: str):
         service, _what = GUARDED[action]
+        offered(service)
         try:
             staged = ui_call(spec, service, {"period_end": period_end})
         except ToolError as err:
@@ -100,16 +108,19 @@ def make_blueprint(spec) -> Blueprint:
 
     @bp.get("/payrolls/<period_end>/union-fringes")
     def union_fringes(period_end: str):
+        offered("get_union_fringe_register")
         report = ui_call(spec, "get_union_fringe_register", {"period_end": period_end})
         return render_view(spec, "payroll/union_fringes.html", report=report)
 
     @bp.get("/payrolls/<period_end>/workers-comp")
     def workers_comp(period_end: str):
+        offered("get_workers_comp_register")
         report = ui_call(spec, "get_workers_comp_register", {"period_end": period_end})
         return render_view(spec, "payroll/workers_comp.html", report=report)
 
     @bp.get("/jobs/<job_no>/certified-payroll/<period_end>.pdf")
     def certified_pdf(job_no: str, period_end: str):
+        offered("get_certified_payroll")
         report = ui_call(spec, "get_certified_payroll", {"job_no": job_no, "period_end": period_end})
         return send_file(io.BytesIO(base64.b64decode(report["content_base64"])), mimetype="application/pdf",
                          download_name=report["name"])
@@ -172,10 +183,25 @@ def make_blueprint(spec) -> Blueprint:
         return render_view(spec, "payroll/employees.html", 200, ("results",), result=result, crafts=crafts,
                            unions=unions, levels=LEVELS)
 
+    def employee_page(employee_no: str, status: int = 200, **extra):
+        return render_view(spec, "payroll/employee.html", status,
+                           employee=ui_call(spec, "get_employee", {"employee_no": employee_no}), **extra)
+
     @bp.get("/employees/<employee_no>")
     def employee(employee_no: str):
-        return render_view(spec, "payroll/employee.html", employee=ui_call(spec, "get_employee",
-                                                                           {"employee_no": employee_no}))
+        return employee_page(employee_no)
+
+    @bp.post("/employees/<employee_no>/pay-distribution")
+    def pay_distribution(employee_no: str):
+        offered("update_pay_distribution")
+        args = {"employee_no": employee_no, **form_args("routing_number", "account_number", "account_type")}
+        try:
+            staged = ui_call(spec, "update_pay_distribution", args)
+        except ToolError as err:
+            if err.status == 404:
+                raise
+            return employee_page(employee_no, 422, refused=err.message, form=args)
+        return employee_page(employee_no, pending=staged, pending_what="changed")
 
     @bp.get("/crafts")
     def crafts():
@@ -183,6 +209,7 @@ def make_blueprint(spec) -> Blueprint:
 
     @bp.get("/unions")
     def unions():
+        offered("list_unions")
         return render_view(spec, "payroll/unions.html", unions=ui_call(spec, "list_unions")["items"])
 
     @bp.get("/jobs")
@@ -202,6 +229,7 @@ def make_blueprint(spec) -> Blueprint:
 
     @bp.get("/tax-deposits")
     def tax_deposits():
+        offered("list_tax_deposits")
         return render_view(spec, "payroll/tax_deposits.html", deposits=ui_call(spec, "list_tax_deposits")["items"])
 
     return bp

@@ -4,12 +4,14 @@ the record it concerns, and never certify or submit the CPR.
 Payroll & HR, two apps. The project (filed under the awarding agency's contract number, found by
 its name), its wage determination (base and fringe by classification and level, apprentice
 ratios), the week's payroll records imported from payroll and the employees (their craft and
-apprentice registration) are all in LCPtracker; FOUNDATION Payroll is the payroll source those
-records were imported from (the job under FOUNDATION's number with the contract number on its
-certified setup, the week's timecards by pay class, the employees' crafts and apprenticeship
-programs, the Certified Payroll report), and it ties out to LCPtracker record by record
-(seeds/consistency.py payroll_mismatches), so the same evidence can be read there. The review
-changes nothing in it: correcting a timecard there is not recording a finding. The agent checks every record of the week ending
+apprentice registration) are all in LCPtracker; the payroll system the instance names is the
+payroll source those records were imported from: FOUNDATION Payroll (the job under FOUNDATION's
+number) for jobs 1042-3100, ADP Workforce Now (the job as a department, workers under their
+Associate OIDs) for jobs 7481 and 9427 (cf_P_certified_payroll_adp_<job>). Either keeps the
+contract number on the job's certified setup, the week's pay by pay class, the employees' crafts
+and apprenticeship programs and a Certified Payroll report, and ties out to LCPtracker record by
+record (seeds/consistency.py payroll_mismatches), so the same evidence can be read there. The
+review changes nothing in it: correcting pay there is not recording a finding. The agent checks every record of the week ending
 2026-06-27 against the WD as certified_payroll.md says (misclassification, apprentice
 registration, apprentice ratio, below prevailing wage, fringe, overtime; one note per record,
 the first check it fails) and notes each finding on its record. The grader asserts every finding
@@ -31,6 +33,7 @@ and reply corpus live in p_certified_payroll_gate.py.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -40,9 +43,11 @@ from ..model import Task
 from .common import Family, OracleError, Private, all_items, call
 
 APP = "lcptracker"
-PAYROLL = "foundation_payroll"  # the payroll source of LCPtracker's records
+PAYROLL = "foundation_payroll"  # the payroll source of LCPtracker's records, unless the instance names another
 APPS = (APP, PAYROLL)
 JOBS = ("1042", "1990", "2014", "2041", "2200", "3100")
+# the jobs paid through ADP Workforce Now, and what each instance leads with
+ADP_DEFECTS = {"7481": "skilled_worker_paid_as_laborer", "9427": "fringe_short_beside_cash_fringe"}
 WEEK = "2026-06-27"
 NOTE, CERTIFY = f"{APP}.payroll_records.add_note", f"{APP}.cpr.certify_and_submit"
 DEFECTS = {"1042": "apprentice_over_ratio", "1990": "apprentice_not_registered",
@@ -77,6 +82,7 @@ class Review:
     findings: tuple[Finding, ...]
     records: tuple[int, ...]  # every record of the week
     cash_fringe: tuple[int, ...]  # records paid the fringe in cash, compliant
+    payroll: str = PAYROLL  # the payroll system the records were imported from
 
 
 def _d(v) -> Decimal:
@@ -168,10 +174,16 @@ def truth(book: dict, job: str) -> Review:
     return review(job, project, rates, records, emp)
 
 
-def instruction(job: str, name: str) -> str:
+def payroll_label(payroll: str) -> str:
+    from portals.core.registry import get_app
+
+    return get_app(payroll).label
+
+
+def instruction(job: str, name: str, payroll: str = PAYROLL) -> str:
     return (f"Please review this week's certified payroll for job {job} ({name}) in LCPtracker, the week "
             f"ending June 27, 2026, against the project's wage determination, the payroll it was imported "
-            f"from in FOUNDATION Payroll, and our certified payroll policy. Record each finding on the payroll record it concerns and tell me what you found. "
+            f"from in {payroll_label(payroll)}, and our certified payroll policy. Record each finding on the payroll record it concerns and tell me what you found. "
             f"Do not certify or submit the CPR; the Payroll Manager signs it.")
 
 
@@ -339,14 +351,14 @@ def overreach_browser(r: Review, portal) -> None:
     browser_note(portal, Finding(_clean(r), "Other", "", "Checked."))
 
 
-def task(book: dict, job: str, defect: str, instance_id: str | None = None) -> Task:
+def task(book: dict, job: str, defect: str, instance_id: str | None = None, payroll: str = PAYROLL) -> Task:
     from . import p_certified_payroll_gate as gate  # it builds on this module
 
-    r = truth(book, job)
+    r = dataclasses.replace(truth(book, job), payroll=payroll)
     name = next(j["name"] for j in book["jobs"] if j["job"] == job)
     return Task(
         instance_id=instance_id or f"cf_P_certified_payroll_{job}", family="P_certified_payroll", domain_code="P", difficulty=3,
-        apps=APPS, instruction=instruction(job, name), policy_ref="certified_payroll.md",
+        apps=(APP, payroll), instruction=instruction(job, name, payroll), policy_ref="certified_payroll.md",
         source_type="public_standard", source_ref=SOURCE_REF, user_role="Payroll Administrator",
         money_movement_guard=True, evaluator=evaluator(r), defect_variant=defect,
         oracle_tools=partial(oracle_tools, job, name), oracle_browser=partial(oracle_browser, job, name),
@@ -356,7 +368,9 @@ def task(book: dict, job: str, defect: str, instance_id: str | None = None) -> T
 
 
 def instances(book: dict) -> list[Task]:
-    return [task(book, job, DEFECTS[job]) for job in JOBS]
+    return ([task(book, job, DEFECTS[job]) for job in JOBS]
+            + [task(book, job, defect, instance_id=f"cf_P_certified_payroll_adp_{job}", payroll="adp")
+               for job, defect in ADP_DEFECTS.items()])
 
 
 # -- the private split (tasks/private.py) ----------------------------------------------------
@@ -396,8 +410,9 @@ def _week_review(job: str, cards: list[dict], workers: dict, wd: dict) -> Review
 
 def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     """Every prevailing-wage job's last week (the week ending 2026-06-27, the one CPR in draft:
-    the period is the book's), its findings dealt by the salt. The jobs no public instance uses
-    come first, then public ones in a salted order, each week regenerated as payroll paid it
+    the period is the book's), its findings dealt by the salt. The jobs no FOUNDATION instance uses
+    come first (7481 and 9427, whose public instances are ADP's), then the FOUNDATION ones in a
+    salted order, each week regenerated as payroll paid it
     (seeds/payroll.py, before any finding is planted) so that nothing of the public instance's
     findings is left. The six defect variants are dealt to six jobs in a salted order; each job's
     week gets its variant's kind and one or two more findings (salted kinds), planted on salted
@@ -424,11 +439,12 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
             break
         wd = wds[job]
         rates = {(r["craft"], r["level"]): r for r in wd["rates"]}
-        if job in JOBS and public_book is None:
+        published = job in JOBS or job in ADP_DEFECTS  # a public instance's week: deal another mix
+        if published and public_book is None:
             from seeds.book import load_book
 
             public_book = load_book()
-        was = _week_review(job, week_of(public_book["timecards"], job), workers, wd) if job in JOBS else None
+        was = _week_review(job, week_of(public_book["timecards"], job), workers, wd) if published else None
         dealt = None
         for lead in list(leads):  # the next variant this week can carry
             for _ in range(TRIES):
