@@ -27,6 +27,8 @@ def build_workbooks(rng: random.Random, jobs: list[dict], budget: list[dict], jo
     out = []
     for job in JOBS:
         lines = sorted((b for b in budget if b["job"] == job), key=lambda b: (b["cost_code"], b["cost_type"]))
+        if not lines:  # another seed's book may leave the job without a budget: no forecast to keep
+            continue
         rows = []
         for b in lines:
             may = Decimal(b["forecast_to_complete"])

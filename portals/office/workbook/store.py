@@ -86,7 +86,8 @@ def calculate_sheet(grid: dict[tuple[int, int], Cell]) -> list[Cell]:
     """Recalculate every formula of one sheet until the values settle; the cells whose value moved.
 
     Formulas read only their own sheet, so a sheet is calculated alone. Passes repeat at most once
-    per formula, which settles any chain of references in sheet order or not."""
+    per formula, which settles any chain of references in sheet order or not; values still moving
+    after that come from a circular reference, which is refused (the caller's write rolls back)."""
     formulas = sorted((c for c in grid.values() if c.formula), key=lambda c: (c.row, c.col))
 
     def lookup(box):
@@ -105,6 +106,9 @@ def calculate_sheet(grid: dict[tuple[int, int], Cell]) -> list[Cell]:
                 moved[cell.id] = cell
         if not changed:
             break
+    else:
+        raise ToolError("A formula refers back to its own cell (a circular reference), so it never settles; "
+                        "nothing was written.", "values")
     return sorted(moved.values(), key=lambda c: (c.row, c.col))
 
 
