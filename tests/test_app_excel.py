@@ -186,3 +186,13 @@ def test_table_row_form_and_calculate_now(client, env, episode):
         "csrf_token": client.csrf, "sheet": "Revisions", "table": "Revisions",
         "cell": ["01-100", "L", "10", "12", "", "note"]})
     assert resp.status_code == 302 and episode.diff()["excel"]["tables"]["changed"]
+
+
+def test_a_cell_far_down_the_sheet_is_shown_in_a_window_around_it(client, env, episode):
+    workbook = _workbook(env)
+    env.call("excel.range.update", {"workbook_id": workbook, "address": f"{JUNE}!GR9000", "values": [["far"]]})
+    first = _page(client, f"/excel/workbook/{workbook}")
+    assert "Job total" in first and ">far<" not in first
+    far = _page(client, f"/excel/workbook/{workbook}?cell=GR9000")
+    assert ">far<" in far and '<th scope="row" class="xl-sel-head">9000</th>' in far
+    assert "Contents of cell GR9000" in far

@@ -12,9 +12,10 @@ from portals.core.errors import NotFound, ToolError
 from portals.core.ui import listing, render_view
 from portals.core.views import form_error, list_args, ui_call
 
-from .cells import area, cell_ref, col_letter, sheet_prefix
+from .cells import MAX_COL, MAX_ROW, area, cell_ref, col_letter, sheet_prefix
 
 NOTICES = {"saved": "Cell saved.", "row": "Row added to the table.", "calculated": "Workbook calculated."}
+ROWS, COLS = 100, 16  # the part of a sheet one page shows
 SORT = {"name": ("name", "text"), "owner": ("owner", "text"), "modified": ("modified_at", "date")}
 
 
@@ -40,21 +41,26 @@ def make_blueprint(spec) -> Blueprint:
             raise NotFound(f"The workbook has no worksheet named {wanted[:40]!r}.", "sheet")
         used = current["used_range"].rsplit("!", 1)[1] if current["used_range"] else "A1"
         _, _, last_row, last_col = area(used)
-        last_row, last_col = max(last_row + 2, 20), max(last_col + 1, 8)
-        grid = ui_call(spec, "get_range", {"workbook_id": workbook_id,
-                                           "address": _address(current["name"], f"A1:{col_letter(last_col)}{last_row}")})
         selected = (cell if cell is not None else request.args.get("cell") or "A1").upper()
         try:
             row, col = cell_ref(selected, "cell")
         except ToolError:
-            row, col, selected = 1, 1, "A1"
+            row, col = 1, 1
+        selected = f"{col_letter(col)}{row}"  # "$f$7" as "F7"
+        # a window of the sheet that holds the selected cell: all of a seeded sheet, a part of a huge one
+        top = 1 if row <= ROWS else row - ROWS // 2
+        left = 1 if col <= COLS else col - COLS // 2
+        bottom = min(max(last_row + 2, 20, row), top + ROWS - 1, MAX_ROW)
+        right = min(max(last_col + 1, 8, col), left + COLS - 1, MAX_COL)
+        grid = ui_call(spec, "get_range", {"workbook_id": workbook_id, "address": _address(
+            current["name"], f"{col_letter(left)}{top}:{col_letter(right)}{bottom}")})
         picked = ui_call(spec, "get_range", {"workbook_id": workbook_id, "address": _address(current["name"], selected)})
         formula = picked["formulas"][0][0]
         columns = {t: ui_call(spec, "list_table_rows", {"workbook_id": workbook_id, "table": t, "per_page": 1})["columns"]
                    for t in current["tables"]}
         return render_view(spec, "excel/workbook.html", status, book=sheets["workbook"], sheets=sheets["items"],
-                           sheet=current, grid=grid, letters=[col_letter(c) for c in range(1, last_col + 1)],
-                           selected=selected, sel_row=row, sel_col=col, columns=columns,
+                           sheet=current, grid=grid, letters=[col_letter(c) for c in range(left, right + 1)], top=top,
+                           selected=selected, sel_row=row, columns=columns,
                            formula="" if formula == "" else str(formula),
                            notice=NOTICES.get(request.args.get("done", "")), **extra)
 
