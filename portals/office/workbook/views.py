@@ -10,7 +10,7 @@ from flask import Blueprint, redirect, request, send_file, url_for
 
 from portals.core.errors import NotFound, ToolError
 from portals.core.ui import listing, render_view
-from portals.core.views import form_error, list_args, ui_call
+from portals.core.views import list_args, ui_call
 
 from .cells import MAX_COL, MAX_ROW, area, cell_ref, col_letter, sheet_prefix
 
