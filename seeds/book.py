@@ -30,6 +30,7 @@ from . import tax1099
 from .tax1099 import add_w9_fields
 from .vendors import attorney_vendor, build_vendors
 from .work_in_place import build_work_in_place
+from .workbooks import build_workbooks
 
 SNAPSHOT = Path(__file__).with_name("companyA_snapshot.json")
 NORMAL = {"asset": "debit", "expense": "debit", "liability": "credit", "equity": "credit", "revenue": "credit"}
@@ -90,6 +91,8 @@ def generate_book(seed: int = 7) -> dict:
     divergences += tax_entries({"vendors": vendors})
     eapps = build_eapps(section_rng(seed, "eapps"), commitments, requisitions, change_orders, vendor_map)
     divergences += eapp_entries(eapps)
+    # the PMs' Excel forecasts, last with their own seed section so that nothing above moves
+    workbooks = build_workbooks(section_rng(seed, "workbooks"), jobs, budget, job_cost, cost_codes)
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,
@@ -112,6 +115,7 @@ def generate_book(seed: int = 7) -> dict:
         "wage_determinations": wage_determinations,
         "workers": workers,
         "timecards": timecards,
+        "workbooks": workbooks,
         "divergences": finalize(divergences),
     }
 

@@ -39,7 +39,7 @@ def test_top_level_keys_and_meta(book):
     assert set(book) == {"meta", "jobs", "cost_types", "cost_codes", "erp_cost_code_map", "vendors",
                          "commitments", "requisitions", "eapps", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
                          "change_orders", "prime_contracts", "documents", "mail", "divergences",
-                         "wage_determinations", "workers", "timecards"}
+                         "wage_determinations", "workers", "timecards", "workbooks"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
                             "email_domain": "companyA.com", "clock": CLOCK, "seed": 7, "version": 1,
                             "pm_erp_app": "sage_intacct"}

@@ -75,6 +75,10 @@ def valid_ish(param, values):
                          st.sampled_from(["2026-06-30", "2026-01-01", "2025-12-31"]))
     if param.kind == "enum":
         return st.sampled_from(param.choices)
+    if param.kind == "grid":
+        cell = st.one_of(st.sampled_from(strings), st.integers(-10 ** 6, 10 ** 6), st.none(), st.booleans(),
+                         st.sampled_from(["=SUM(A1:B2)", "=A1+", "1,250.00", ""]))
+        return st.lists(st.lists(cell, min_size=1, max_size=3), min_size=1, max_size=3)
     if param.kind == "list":
         line = st.lists(st.one_of(st.sampled_from(LINE_BITS), st.sampled_from(strings)),
                         min_size=2, max_size=6).map("|".join)
@@ -184,7 +188,7 @@ def baseline_args(spec, values) -> dict:
     """Plausible arguments for a tool: required parameters filled from the app's own data."""
     strings, ints = values
     plain = {"int": ints[len(ints) // 2], "bool": True, "amount": "100.00", "date": "2026-06-30",
-             "list": [strings[0]], "str": strings[len(strings) // 2]}
+             "list": [strings[0]], "grid": [[strings[0]]], "str": strings[len(strings) // 2]}
     return {p.name: (p.choices[0] if p.kind == "enum" else plain[p.kind])
             for p in spec.params if p.required}
 

@@ -368,6 +368,8 @@ def _docs_file_and_folder(env, app: str, store) -> tuple:
 def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
     """(what, url, form) of each guarded button, pressed on a record the product accepts."""
     base = APPS[app].base_path
+    if not APPS[app].money_guarded_tools:  # Excel: nothing inside a workbook is guarded
+        return []
     if APPS[app].kind == "docs":
         file_id, folder = _docs_file_and_folder(env, app, store)
         signs = [("sign", f"{base}/file/{file_id}/sign", {"signer_email": "name@example.com"})] if _signs(app) else []
@@ -452,6 +454,8 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
 def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
     """(what, url, form) of each guarded button pressed where the product refuses it."""
     base = APPS[app].base_path
+    if not APPS[app].money_guarded_tools:
+        return []
     if APPS[app].kind == "bank":
         offers = APPS[app].service_tool_names
         refused = {"approve_payment": [("approve, no such payment", f"{base}/payments/999999999/approve", {}),

@@ -44,6 +44,15 @@ Text = Annotated[str, MaxLen(5000)]
 """A long free-text argument (an email body, a memo)."""
 
 
+class _GridMarker:
+    pass
+
+
+Grid = Annotated[list, _GridMarker()]
+"""A block of cell values, rows of cells (Graph's `values`): text, numbers, true/false or null."""
+GRID_CELLS = 2000  # the most cells one call may carry
+
+
 @dataclass(frozen=True)
 class ServiceInfo:
     kind: str
@@ -64,7 +73,7 @@ def service(kind: str = READ):
 @dataclass
 class Param:
     name: str
-    kind: str  # str | int | bool | amount | date | enum | list
+    kind: str  # str | int | bool | amount | date | enum | list | grid
     required: bool
     default: Any
     description: str
@@ -91,6 +100,9 @@ class Param:
             base = {"type": "string", "enum": list(self.choices)}
         elif self.kind == "list":
             base = {"type": "array", "items": {"type": "string"}}
+        elif self.kind == "grid":
+            base = {"type": "array", "items": {"type": "array", "items": {
+                "type": ["string", "number", "boolean", "null"]}}}
         else:
             base = {"type": "string", "maxLength": self.max_len}
         suffix = base.pop("description_suffix", "")
@@ -193,6 +205,8 @@ def _coerce(p: Param, raw: Any) -> Any:
         if not MIN_DATE <= value <= MAX_DATE:  # date arithmetic past year 9999 overflows
             raise ToolError(f"{label} must be a date from {MIN_DATE} to {MAX_DATE}, not {value}.", p.name)
         return value
+    if p.kind == "grid":
+        return _grid(raw, label, p.name)
     if p.kind == "list":
         items = raw if isinstance(raw, list) else [s for s in str(raw).split(",")]
         out = []
@@ -221,6 +235,27 @@ def _coerce(p: Param, raw: Any) -> Any:
             raise ToolError(f"{label} must be one of: {', '.join(p.choices)} (got {text[:40]!r}).",
                             p.name)
     return text
+
+
+def _grid(raw: Any, label: str, name: str) -> list[list]:
+    """Rows of cell values; each row a list of text, numbers, true/false or null."""
+    if not isinstance(raw, list) or not all(isinstance(row, list) for row in raw) or not raw:
+        raise ToolError(f"{label} must be a list of rows, each a list of cell values, e.g. [[\"A\", 1]].", name)
+    if sum(len(row) for row in raw) > GRID_CELLS:
+        raise ToolError(f"{label} has more than {GRID_CELLS} cells.", name)
+    for row in raw:
+        for cell in row:
+            if isinstance(cell, float) and cell != cell or cell in (float("inf"), float("-inf")):
+                raise ToolError(f"{label} holds a number that is not finite.", name)
+            if isinstance(cell, int) and not isinstance(cell, bool) and abs(cell) > MAX_INT:
+                raise ToolError(f"{label} holds a number too large for a cell.", name)
+            if isinstance(cell, str):
+                _check_encodable(cell, label, name)
+                if len(cell) > 1000 or "\x00" in cell:
+                    raise ToolError(f"A cell of {label} is longer than 1000 characters or holds a NUL.", name)
+            elif cell is not None and not isinstance(cell, (int, float, bool)):
+                raise ToolError(f"{label} holds a value that is not text, a number, true/false or null.", name)
+    return [list(row) for row in raw]
 
 
 def _check_encodable(text: str, label: str, name: str) -> None:
@@ -269,9 +304,11 @@ def _param_from(name: str, annotation: Any, default: Any, description: str) -> P
                 max_len = extra.n
             if isinstance(extra, _AmountMarker):
                 kind = "amount"
+            if isinstance(extra, _GridMarker):
+                kind = "grid"
         annotation = base
         origin = get_origin(annotation)
-    if kind != "amount":
+    if kind not in ("amount", "grid"):
         if origin is Literal:
             kind, choices = "enum", tuple(get_args(annotation))
         elif origin is list:

@@ -111,8 +111,9 @@ def instruction(job: str, erp: str = ERP) -> str:
             f"cost to complete, and leave it for sign-off. Tell me the figure you entered.")
 
 
-def evaluator(book: dict, job: str, erp: str = ERP) -> dict:
-    amount, key = forecast_total(book, job), erp_job(book, job, erp)
+def evaluator(book: dict, job: str, erp: str = ERP, amount: str | None = None) -> dict:
+    """`amount`: the PM's total where it is not Procore's (the Excel workbook's)."""
+    amount, key = amount or forecast_total(book, job), erp_job(book, job, erp)
     named = f"job {job}" if key == job else f"job {job} ({label(erp)} {word(erp, 'job').lower()} {key})"
     return {
         # The job row must carry the PM's total, once; the ERP's projection is its only field
@@ -319,7 +320,9 @@ def task(book: dict, job: str, instance_id: str | None = None, erp: str = ERP) -
 
 
 def instances(book: dict) -> list[Task]:
-    return [task(book, job, erp=erp) for erp, jobs in ERP_JOBS.items() for job in jobs]
+    from . import a_etc_forecast_xlsx as xlsx  # the PMs who forecast in Excel
+
+    return [task(book, job, erp=erp) for erp, jobs in ERP_JOBS.items() for job in jobs] + xlsx.instances(book)
 
 
 # -- the private split (tasks/private.py) ----------------------------------------------------
