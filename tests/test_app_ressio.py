@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from conftest import post_form
 
-APPS = ["ressio", "procore"]
+APPS = ["ressio", "procore", "redteam"]
 D = Decimal
 
 
@@ -69,8 +69,17 @@ def test_the_pages_show_ressios_own_tabs_and_not_other_products_screens(client):
     assert "Jobs" in home and "L-3101" in home
     page = client.get("/ressio/projects/1042/budget-ladder").get_data(as_text=True)
     assert "Committed less Applied" in page and "Original" in page
+    assert "/ressio/projects/1042/budget-ladder" in client.get("/ressio/projects/1042").get_data(as_text=True)
     assert client.get("/ressio/projects/1042/budget").status_code == 404  # RedTeam's Budget tab is not Ressio's
     assert client.get("/ressio/eapps").status_code == 404
     assert client.get("/ressio/erp").status_code == 404
     po = client.get("/ressio/projects/1042/commitments/SC1042-00").get_data(as_text=True)
     assert "WALSH ELECTRICAL INC" in po and "Sub Bills" in po
+
+
+def test_the_purchase_orders_list_shows_the_quickbooks_sync_status(client, env):
+    page = client.get("/ressio/projects/1042/commitments").get_data(as_text=True)
+    assert "QuickBooks Sync" in page and "Purchase Orders" in page
+    rows = env.call("ressio.purchase_orders.list", {"project_number": "1042", "per_page": 100})["items"]
+    assert {r["erp_status"] for r in rows} <= {"synced", "not_synced"}
+    assert "QuickBooks Sync" not in client.get("/redteam/projects/1042/commitments").get_data(as_text=True)
