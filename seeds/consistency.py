@@ -251,6 +251,7 @@ def pm_mismatches(store) -> list[Mismatch]:
     for line in _rows(store, "procore", "commitment_lines"):
         p_lines.setdefault(line["commitment_id"], []).append((line["line_no"], line["cost_code"], line["cost_type"], line["amount"]))
     p_jobs = {r["project_number"] for r in _rows(store, "procore", "projects")}
+    p_status = {r["project_number"]: r.get("status") for r in _rows(store, "procore", "projects")}
     out = []
     for app in pm_apps():
         vendor = {r["vendor_id"]: r["origin_id"] for r in _rows(store, app, "vendors")}
@@ -267,7 +268,10 @@ def pm_mismatches(store) -> list[Mismatch]:
                     sorted(p_lines.get(a["commitment_id"], [])) != sorted(lines.get(b["commitment_id"], [])):
                 out.append(Mismatch("commitment", number, f"{app}.amount", f"{app}'s {b['number']} differs from Procore's"))
         out += _pm_record_presence(store, app)
-        jobs = {r["project_number"] for r in _rows(store, app, "projects")}
+        projects = _rows(store, app, "projects")
+        jobs = {r["project_number"] for r in projects}
+        if any(r.get("stage") and r["stage"] != p_status.get(r["project_number"], r["stage"]) for r in projects):
+            out.append(Mismatch("project", app, "stage", f"{app} names a job's lifecycle stage its own way"))
         if p_jobs - jobs:
             out.append(Mismatch("project", app, "presence", f"jobs missing in {app}"))
         if jobs - p_jobs:

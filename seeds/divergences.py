@@ -78,6 +78,13 @@ def pm_entries(commitment: dict, vendor: dict) -> list[dict]:
                     f"book's number beside its own (its accounting commitment number) and the vendor's ERP id as "
                     f"the Directory's origin id, so the same commitment is found in every system.")}]
     for spec, keys in platforms:
+        stages = keys.rules.get("stages", {})
+        if keys.stages:
+            out.append({"entity": "project", "key": spec.name, "field": "stage", "family": "pm_reconciliation",
+                        "systems": [spec.name],
+                        "why": (f"{spec.label} moves a job through its own stages ({' -> '.join(keys.stages)}): "
+                                f"a job the book has active is '{stages.get('active', '')}' there, a closed "
+                                f"one '{stages.get('closed', '')}'; Procore and the ERPs keep the book's status.")})
         if keys.prospects:
             listed = ", ".join(f"{p['number']} ({p['stage']})" for p in keys.prospects)
             out.append({"entity": "project", "key": spec.name, "field": "prospects", "family": "pm_reconciliation",

@@ -312,8 +312,8 @@ def test_divergence_entries_point_at_real_records(book):
                 continue
             assert d["field"] == "gcpay_sov" and co["kind"] == "owner" and co["status"] == "approved"
             assert {"gcpay", "procore"} <= set(d["systems"])
-        elif d["entity"] == "project":  # a PM platform's opportunities before award
-            assert d["key"] in apps and d["field"] == "prospects" and d["systems"] == [d["key"]]
+        elif d["entity"] == "project":  # a PM platform's opportunities before award, or its own stages
+            assert d["key"] in apps and d["field"] in ("prospects", "stage") and d["systems"] == [d["key"]]
         else:
             assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])

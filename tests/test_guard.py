@@ -74,8 +74,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return {"requisition_id": _first(env, "procore.requisitions.list", {"status": "approved"})["requisition_id"]}
     if app == "gcpay":
         return _gcpay_accepted(env, tool)
-    if app == "redteam":
-        return _redteam_accepted(env, tool)
+    if APPS[app].kind == "pm":  # Procore is answered above
+        return _pm_accepted(env, app, tool)
     if app == "lcptracker":
         return {**_draft_cpr(env), "signer_name": "Renee Albright"}
     if app == "track1099":
@@ -161,14 +161,15 @@ def _payroll_refusable(env, app: str) -> dict:
     return out
 
 
-def _redteam_accepted(env, tool: str) -> dict:
-    """RedTeam's guarded sends on records it would send: a customer invoice drafted in the
+def _pm_accepted(env, app: str, tool: str) -> dict:
+    """A PM platform's guarded sends on records it would send: a customer invoice drafted in the
     episode (the book's are all sent or paid), a bid package whose RFQ is still a draft."""
-    if tool == "customer_invoice.submit":
-        drafted = env.call("redteam.customer_invoice.create",
+    names = APPS[app].service_tool_names
+    if APPS[app].tool_map[tool] == "submit_customer_invoice":
+        drafted = env.call(f"{app}.{names['create_customer_invoice']}",
                            {"project_number": "1042", "period_end": "2026-06-30", "lines": ["1|1000.00"]})
         return {"number": drafted["number"]}
-    return {"number": _first(env, "redteam.bid_packages.list", {"status": "Draft"})["number"]}
+    return {"number": _first(env, f"{app}.{names['list_bid_packages']}", {"status": "Draft"})["number"]}
 
 
 def _track1099_accepted(env, tool: str) -> dict:
@@ -254,6 +255,7 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "epayment.batch.release": {"batch_id": 999999999},
     "cpr.certify_and_submit": {"project_id": 999999999, "week_ending": "2026-06-27", "signer_name": "Renee Albright"},
     "customer_invoice.submit": {"number": MISSING},
+    "invoice.send": {"number": MISSING},
     "bid_package.send_rfq": {"number": MISSING},
 }
 for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
@@ -410,6 +412,9 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
         package = accepted_args(env, app, "bid_package.send_rfq", store)["number"]
         return [("send invoice", f"{base}/projects/1042/customer-invoices/{invoice}/send", {}),
                 ("send rfq", f"{base}/bid-packages/{package}/send-rfq", {})]
+    if app == "ressio":
+        invoice = accepted_args(env, app, "invoice.send", store)["number"]
+        return [("send invoice", f"{base}/projects/1042/customer-invoices/{invoice}/send", {})]
     if app == "lcptracker":
         cpr = _draft_cpr(env)
         return [("certify and submit", f"{base}/projects/{cpr['project_id']}/payroll/{cpr['week_ending']}/certify",
@@ -501,6 +506,8 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                     ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {}),
                     ("rfq, no such package", f"{base}/bid-packages/{MISSING}/send-rfq", {}),
                     ("rfq, already awarded", f"{base}/bid-packages/{{awarded}}/send-rfq", {})],
+        "ressio": [("send, no such invoice", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),
+                   ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {})],
     }.get(app) or (_refused_payroll_buttons(app) if APPS[app].kind == "payroll" else None) or ([("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
                 ("payment run, no such bill", f"{base}/ap/payment-run", {"bill_numbers": MISSING})]
                     + _refused_erp_buttons(app))
@@ -588,6 +595,9 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
             paid = _first(env, "redteam.customer_invoices.list", {"status": "Paid"})
             fill = {"job": paid["project_number"], "paid": paid["number"],
                     "awarded": _first(env, "redteam.bid_packages.list", {"status": "Awarded"})["number"]}
+        elif app == "ressio":
+            paid = _first(env, "ressio.invoices.list", {"status": "Paid"})
+            fill = {"job": paid["project_number"], "paid": paid["number"]}
         elif app == "lcptracker":
             cpr = _draft_cpr(env)
             cprs = env.call("lcptracker.projects.get", {"project_id": cpr["project_id"]})["cprs"]

@@ -48,20 +48,23 @@ PROJECT_SORT = {"number": (Project.project_number, TEXT), "name": (Project.name,
 
 
 @service(READ)
-def list_project_pipeline(ctx: ServiceContext, stage: Literal["Draft", "Request", "Proposal", "In Progress",
-                                                               "Closed"] | None = None,
+def list_project_pipeline(ctx: ServiceContext, stage: Annotated[str, MaxLen(40)] | None = None,
                           search: str | None = None, sort: str | None = None,
                           page: int = 1, per_page: int = 25) -> dict:
-    """List projects with their lifecycle stage: Draft, Request, Proposal, In Progress or Closed.
+    """List projects with their lifecycle stage; `stage_counts` counts the projects in each.
 
     Args:
-        stage: Only projects in this stage.
+        stage: Only projects in this stage, one of the product's lifecycle stages (the keys of
+            `stage_counts`).
         search: Text to find in the project number, name, customer or city.
         sort: A column to sort by: number, name, stage, customer, amount or pm; a leading "-"
             sorts descending. Left out, by project number.
         page: Page number, starting at 1.
         per_page: Projects per page, 1 to 100.
     """
+    stages = PmKeys(ctx.spec).stages  # each product has its own lifecycle
+    if stage and stage not in stages:
+        raise ToolError(f"There is no stage {stage!r}; the stages are {', '.join(stages)}.", "stage")
     stmt = select(Project).order_by(*sort_order(sort, PROJECT_SORT, (Project.project_number,)))
     if stage:
         stmt = stmt.where(Project.stage == stage)

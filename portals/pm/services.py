@@ -8,3 +8,4 @@ from .financials import (get_budget, get_prime_contract_sov, list_change_events,
 from .finance import (create_customer_invoice, create_vendor_invoice, get_commitment_sov,  # noqa: F401
                       get_cost_budget, get_customer_invoice, get_financial_overview, list_bid_packages,
                       list_customer_invoices, list_project_pipeline, review_eapp, send_rfq, submit_customer_invoice)
+from .ladder import get_budget_ladder  # noqa: F401

@@ -19,6 +19,10 @@ PIPELINE_SORT = {"number": ("project_number", "text"), "name": ("name", "text"),
 BUDGET_SORT = {"cost_code": ("cost_code", "text"), "description": ("description", "text"),
                "cost_type": ("cost_type", "text"),
                **{c: (c, "money") for c in ("budget", "actuals", "open", "at_risk", "cost_at_complete", "variance")}}
+LADDER_SORT = {"cost_code": ("cost_code", "text"), "description": ("description", "text"),
+               "cost_type": ("cost_type", "text"),
+               **{c: (c, "money") for c in ("original", "approved_changes", "revised", "committed", "applied",
+                                             "committed_vs_applied", "uncommitted")}}
 COMMITMENT_SORT = {"number": ("number", "text"), "title": ("title", "text"), "vendor": ("vendor.name", "text"),
                    "type": ("type", "text"), "status": ("status", "text"), "amount": ("amount", "money")}
 EAPP_SORT = {"project": ("project_number", "text"), "invoice": ("invoice_number", "text"),
@@ -93,6 +97,14 @@ def register_finance(bp: Blueprint, spec: AppSpec, route) -> None:
         result = listing(spec, "get_cost_budget", args, BUDGET_SORT)
         return render_view(spec, "pm/fin/budget.html", 200, ("results",), project=project, result=result,
                            tab="cost_budget", title="Budget")
+
+    @route("/projects/<project_number>/budget-ladder", "budget_ladder")
+    def budget_ladder(project_number):
+        project = _project(spec, project_number)
+        args = {**list_args("search", "cost_type"), "project_number": project_number}
+        result = listing(spec, "get_budget_ladder", args, LADDER_SORT)
+        return render_view(spec, "pm/fin/ladder.html", 200, ("results",), project=project, result=result,
+                           tab="budget_ladder", title="Budget")
 
     @route("/projects/<project_number>/commitments", "commitments_sov")
     def project_commitments(project_number):
