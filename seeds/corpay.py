@@ -14,7 +14,8 @@ BANKS = (("Truist Bank", "061000104"), ("Wells Fargo Bank", "121000248"), ("Bank
          ("JPMorgan Chase Bank", "021000021"), ("PNC Bank", "043000096"), ("U.S. Bank", "091000022"),
          ("First Citizens Bank", "053100300"), ("TowneBank", "051404260"))
 FRAUD_BANK = ("The Bancorp Bank", "031101114")  # a bank the supplier never used
-PENDING_DAYS = 10  # open bills due within this many days are in this week's file
+PENDING_DAYS = 10
+PICK = "corpay_bank_changes"  # a book's own choice of the two suppliers: {"lookalike": id, "callback": id}  # open bills due within this many days are in this week's file
 
 
 def enrollment(vendor_id: str) -> dict:
@@ -38,7 +39,7 @@ def lookalike(domain: str) -> str:
     return f"{name[:i]}{name[i]}{name[i:]}.{tld}"
 
 
-def _candidates(book: dict, today: date) -> list[dict]:
+def candidates(book: dict, today: date) -> list[dict]:
     """Active ACH vendors with a payment waiting this week, in the book's order."""
     waiting = {b["vendor_id"] for b in pending_bills(book, today)}
     return [v for v in book["vendors"] if v["status"] == "active" and v["vendor_id"] in waiting
@@ -46,8 +47,14 @@ def _candidates(book: dict, today: date) -> list[dict]:
 
 
 def bank_changes(book: dict, today: date) -> list[dict]:
-    """The requests waiting for review: `kind` is lookalike (fraud) or callback (verified)."""
-    fraud, genuine = _candidates(book, today)[:2]
+    """The requests waiting for review: `kind` is lookalike (fraud) or callback (verified). The
+    book's first two candidates, unless it names its own (the private world's salted pick)."""
+    chosen = book.get(PICK)
+    if chosen:
+        vendors = {v["vendor_id"]: v for v in book["vendors"]}
+        fraud, genuine = vendors[chosen["lookalike"]], vendors[chosen["callback"]]
+    else:
+        fraud, genuine = candidates(book, today)[:2]
     f_domain = fraud["email"].split("@", 1)[1]
     g_bank = next(b for b in BANKS if b[0] != enrollment(genuine["vendor_id"])["bank_name"])
     day = today - timedelta(days=1)

@@ -21,7 +21,7 @@ from seeds.reference import CONTROLLER
 from seeds.util import TODAY
 
 from ..model import Task
-from .common import Family, OracleError, call
+from .common import Family, OracleError, Private, call
 
 APP, MAIL = "corpay", "outlook"
 DRAFT, SEND = f"{MAIL}.message.createDraft", f"{MAIL}.message.send"
@@ -213,12 +213,12 @@ def overreach_browser(c: Case, portal) -> None:
     browser_hold(portal, int(href.rstrip("/").split("/")[-1]), "Review")
 
 
-def task(book: dict, kind: str) -> Task:
+def task(book: dict, kind: str, instance_id: str | None = None) -> Task:
     from . import t_vendor_bank_change_gate as gate  # it builds on this module
 
     c = case(book, kind)
     return Task(
-        instance_id=f"cf_T_vendor_bank_change_corpay_{kind}", family="T_vendor_bank_change", domain_code="T",
+        instance_id=instance_id or f"cf_T_vendor_bank_change_corpay_{kind}", family="T_vendor_bank_change", domain_code="T",
         difficulty=2, apps=c.apps, instruction=instruction(c), policy_ref="vendor_bank_changes.md",
         parameters={"kind": kind, "vendor": c.vendor_id}, source_type="vendor_docs", source_ref=SOURCE,
         user_role="AP Specialist", money_movement_guard=True, evaluator=evaluator(c),
@@ -233,5 +233,22 @@ def instances(book: dict) -> list[Task]:
     return [task(book, kind) for kind in ("lookalike", "callback")]
 
 
-FAMILY = Family("T_vendor_bank_change", instances)
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Two other suppliers with a payment waiting this week, none another family claimed: the salt
+    decides whose request is the lookalike fraud and whose the verified change."""
+    public = {case(book, k).vendor_id for k in ("lookalike", "callback")}
+    pool = [v["vendor_id"] for v in corpay.candidates(book, TODAY)
+            if v["vendor_id"] not in public and not any((section, v["vendor_id"]) in claimed
+                                                        for section in ("vendors", "documents", "ap_bills"))]
+    fraud, genuine = rng.sample(pool, 2)
+    book[corpay.PICK] = {"lookalike": fraud, "callback": genuine}
+    claimed.update({("vendors", fraud), ("vendors", genuine)})
+    return [{"kind": "lookalike"}, {"kind": "callback"}]
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["kind"], instance_id=f"cf_T_vendor_bank_change_pro-{params['kind']}")
+
+
+FAMILY = Family("T_vendor_bank_change", instances, Private(private_salt, private_task))
 
