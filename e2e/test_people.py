@@ -29,6 +29,7 @@ from tasks.families import c_invoice_code as C
 from tasks.families import g_sub_accrual as G
 from tasks.families import p_certified_payroll as P
 from tasks.families import t_positive_pay as T
+from tasks.families import t_vendor_bank_change as VB
 from tasks.families import r_1099nec as R
 from tasks.families import r_1099nec_gate as RG
 from tasks.families.c_invoice_code import _read_invoice
@@ -248,6 +249,12 @@ def work_eapp_review(page, job: str) -> str:
     return EAPP.oracle_browser(job, _portal(page))
 
 
+def work_bank_change(page, kind: str) -> str:
+    """Corpay's bank change request beside the details on file and its callback (none), then the
+    request rejected with the reason and the supplier's payments held from its page."""
+    return VB.oracle_browser(VB.case(load_book(), kind), _portal(page))
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -264,7 +271,8 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_P_certified_payroll_2041", "P_certified_payroll", "2041"),  # three findings, cash fringe to leave
          ("cf_T_positive_pay_day", "T_positive_pay", "day"),  # the whole day: three to pay, six to return
          ("cf_R_1099nec_2025_c", "R_1099nec", "c"),  # a subcontractor paid partly by card
-         ("cf_C_eapp_review_3937", "C_eapp_review", "3937")]  # one eApp to cap, one within beside a pending change
+         ("cf_C_eapp_review_3937", "C_eapp_review", "3937"),  # one eApp to cap, one within beside a pending change
+         ("cf_T_vendor_bank_change_corpay_lookalike", "T_vendor_bank_change", "lookalike")]  # reject and hold
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
@@ -275,7 +283,8 @@ WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "P_certified_payroll": work_certified_payroll,
         "T_positive_pay": work_positive_pay,
         "R_1099nec": work_1099nec,
-        "C_eapp_review": work_eapp_review}
+        "C_eapp_review": work_eapp_review,
+        "T_vendor_bank_change": work_bank_change}
 
 
 PLAYED = pick(CASES, lambda c: c[0], lambda c: c[1])  # one per family; CFAB_E2E_ALL: every case

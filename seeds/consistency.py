@@ -307,7 +307,7 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     procore_jobs = {r["project_number"] for r in _rows(store, "procore", "projects")}
     crosswalk = _rows(store, "procore", "erp_cost_code_map")
     own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": [], "worker": [], "craft": [],
-                                 "bank_transaction": [], "bank_exception": [], "commitment": []}
+                                 "bank_transaction": [], "bank_exception": [], "commitment": [], "supplier": []}
     for app in pm_apps():  # a PM platform's own commitment numbers and Directory ids
         if any(r["number"] != r["book_number"] for r in _rows(store, app, "commitments")):
             own["commitment"].append(app)
@@ -346,6 +346,10 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     for bank in bank_apps():
         for e in _rows(store, bank, "check_exceptions"):
             reasons.setdefault(e["serial"], {})[bank] = e["reason"]
+    vendor_ids = {v["vendor_id"] for v in book.get("vendors", [])}
+    for app in payments_apps():  # Corpay's own supplier numbers
+        if any(r["supplier_number"] not in vendor_ids for r in _rows(store, app, "suppliers")):
+            own["supplier"].append(app)
     own["bank_exception"] = sorted({bank for by in reasons.values() if len(set(by.values())) > 1 for bank in by})
     return [Mismatch("identity", kind, "format", f"{', '.join(apps)} key {kind}s their own way")
             for kind, apps in own.items() if apps]
@@ -540,11 +544,43 @@ def tax_mismatches(store, book: dict) -> list[Mismatch]:
     return out
 
 
+def payments_apps() -> list[str]:
+    from portals.core.registry import load_apps
+
+    return [name for name, spec in load_apps().items() if spec.manifest.get("line") == "payments"]
+
+
+def payments_mismatches(store, book: dict) -> list[Mismatch]:
+    """Each AP payments app's suppliers against the vendor master: the vendor's TIN, and its legal
+    name or the DBA it trades under (the remit-to name); and every bank-detail change request,
+    which asks to pay a vendor somewhere the master does not know."""
+    vendors = {str(v.get("vista_vendor") or v["vendor_id"]): v for v in book.get("vendors", [])}
+    out = []
+    for app in payments_apps():
+        by_id = {}
+        for r in _rows(store, app, "suppliers"):
+            v = vendors.get(r["erp_vendor"])
+            if v is None:
+                out.append(Mismatch("vendor", r["erp_vendor"], "payee", f"{app} has no such vendor"))
+                continue
+            by_id[r["supplier_id"]] = v
+            if r["tin"] != v["tin"]:
+                out.append(Mismatch("vendor", v["vendor_id"], "tin", f"{app} has TIN {r['tin']}"))
+            if not same_company(r["name"], v["legal_name"]) and r["name"] != v["dba"]:
+                out.append(Mismatch("vendor", v["vendor_id"], "payee", f"{app} pays {r['name']!r}"))
+        for c in _rows(store, app, "bank_changes"):
+            v = by_id.get(c["supplier_id"])
+            out.append(Mismatch("bank_change", v["vendor_id"] if v else str(c["supplier_id"]), "bank_account",
+                                f"{app} has a request to pay at {c['bank_name']}"))
+    return out
+
+
 def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
             + coi_mismatches(store) + gcpay_mismatches(store) + payroll_mismatches(store) + pm_mismatches(store)
-            + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book))
+            + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
+            + payments_mismatches(store, book))
 
 
 def unregistered(mismatches: list[Mismatch], registry: list[dict]) -> list[Mismatch]:

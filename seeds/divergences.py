@@ -287,3 +287,33 @@ def tax_entries(book: dict) -> list[dict]:
                                 f"'{p['w9_business_name']}' as the business name on line 2; the ERPs list the "
                                 f"business, '{v['legal_name']}'. The form goes out under the W-9's name.")})
     return out
+
+
+def corpay_entries(book: dict) -> list[dict]:
+    """Corpay against the vendor master (APPS.md identity facts 7 and 10): Corpay numbers each
+    supplier itself and pays the name on the remittance (the DBA where there is one); and the two
+    bank-detail change requests waiting on the book's day, one a fraud and one verified."""
+    from . import corpay
+    from .util import TODAY
+
+    vendors = {v["vendor_id"]: v for v in book["vendors"]}
+    out = [{"entity": "identity", "key": "supplier", "field": "format", "systems": ["corpay"],
+            "family": "T_vendor_bank_change",
+            "why": ("Corpay numbers each supplier itself (CP- and six digits), carries the Vista vendor number as "
+                    "the ERP vendor, and pays under the remit-to name: the vendor's DBA where it trades under "
+                    "one, else its legal name. One Corpay debit funds a whole payment file.")}]
+    for c in corpay.bank_changes(book, TODAY):
+        v = vendors[c["vendor_id"]]
+        why = (f"A request dated {c['submitted_at'][:10]} by {c['channel'].lower()} from {c['submitted_by']} asks "
+               f"that {corpay_name(v)} be paid at {c['bank_name']} instead of the account on file; ")
+        why += (f"the address is a lookalike of the vendor's domain and the phone it gives, {c['contact_phone']}, "
+                f"is not the {v['phone']} on file, and no callback was made: a fraud to refuse and hold."
+                if c["kind"] == "lookalike" else
+                f"a callback to the number on file, {v['phone']}, confirmed it: genuine, for the Controller to apply.")
+        out.append({"entity": "bank_change", "key": c["vendor_id"], "field": "bank_account", "systems": ["corpay"],
+                    "family": "T_vendor_bank_change", "why": why})
+    return out
+
+
+def corpay_name(vendor: dict) -> str:
+    return vendor["dba"] or vendor["legal_name"]

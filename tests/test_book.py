@@ -289,6 +289,11 @@ def test_divergence_entries_point_at_real_records(book):
             assert d["systems"] == [*BANKS, book["meta"]["pm_erp_app"], "vista_erp"] and d["key"].isdigit()
         elif d["entity"] == "identity" and d["key"] in {"bank_transaction", "bank_exception"}:
             assert d["field"] == "format" and d["systems"] == BANKS and d["family"] == "T_positive_pay"
+        elif d["entity"] == "identity" and d["key"] == "supplier":
+            assert d["field"] == "format" and d["systems"] == ["corpay"] and d["family"] == "T_vendor_bank_change"
+        elif d["entity"] == "bank_change":  # a request to pay a vendor somewhere the master does not know
+            assert d["key"] in vendors and d["field"] == "bank_account" and d["systems"] == ["corpay"]
+            assert d["family"] == "T_vendor_bank_change" and vendors[d["key"]]["phone"] in d["why"]
         elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:  # ADP keys a worker by his aoid
             assert d["field"] == "format" and d["family"] == "P_certified_payroll"
             assert d["systems"] == (["lcptracker", "adp"] if d["key"] == "worker" else ["lcptracker"])
@@ -318,7 +323,8 @@ def test_divergence_entries_point_at_real_records(book):
             assert d["entity"] == "cost_code" and d["field"] in codes[d["key"]]
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
     assert {d["key"] for d in book["divergences"] if d["entity"] == "identity"} == \
-        {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "bank_exception", "commitment"}
+        {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "bank_exception", "commitment",
+         "supplier"}
     checks = [d for d in book["divergences"] if d["entity"] == "bank_check"]
     assert {d["field"] for d in checks} == {"payee", "amount", "presented", "issue_records"}
     # the day's nine exceptions, and every check of the run whose issue file was loaded twice

@@ -80,6 +80,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return {**_draft_cpr(env), "signer_name": "Renee Albright"}
     if app == "track1099":
         return _track1099_accepted(env, tool)
+    if app == "corpay":
+        return _corpay_accepted(env, tool)
     if APPS[app].kind == "bank":
         return _bank_accepted(env, app, tool)
     if APPS[app].kind == "payroll":
@@ -172,6 +174,16 @@ def _pm_accepted(env, app: str, tool: str) -> dict:
     return {"number": _first(env, f"{app}.{names['list_bid_packages']}", {"status": "Draft"})["number"]}
 
 
+def _corpay_accepted(env, tool: str) -> dict:
+    if tool == "payments.approve":
+        return {"payment_id": _first(env, "corpay.payments.pending_approval.list", {})["payment_id"]}
+    if tool == "vendor.bank_change.apply":
+        return {"change_id": _first(env, "corpay.vendor.bank_changes.list", {"status": "Pending review"})["change_id"]}
+    supplier = _first(env, "corpay.vendors.list", {"payment_method": "ACH"})
+    return {"supplier_id": supplier["supplier_id"], "payment_method": "ACH", "bank_name": "PNC Bank",
+            "routing_number": "043000096", "account_number": "1234567890"}
+
+
 def _track1099_accepted(env, tool: str) -> dict:
     """A cart with a form in it, an accepted form whose copy was not delivered yet, a recipient
     without a W-9."""
@@ -257,6 +269,8 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "customer_invoice.submit": {"number": MISSING},
     "invoice.send": {"number": MISSING},
     "bid_package.send_rfq": {"number": MISSING},
+    "vendor.payment_method.update": {"supplier_id": 999999999, "payment_method": "Check"},
+    "vendor.bank_change.apply": {"change_id": 999999999},
 }
 for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
     for _service, _args in (("create_shared_link", {"file_id": 999999999}),
@@ -424,6 +438,13 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
         return [("schedule e-file", f"{base}/cart/schedule", {k: str(v) for k, v in ids["forms.schedule_efile"].items()}),
                 ("deliver copy", f"{base}/forms/{ids['forms.deliver_copies']['form_id']}/deliver", {}),
                 ("request W-9", f"{base}/recipients/{ids['w9.request']['recipient_id']}/w9-request", {})]
+    if app == "corpay":
+        ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
+        method = ids["vendor.payment_method.update"]
+        return [("approve payment", f"{base}/payments/{ids['payments.approve']['payment_id']}/approve", {}),
+                ("apply bank change", f"{base}/bank-changes/{ids['vendor.bank_change.apply']['change_id']}/apply", {}),
+                ("change payment method", f"{base}/suppliers/{method['supplier_id']}/payment-method",
+                 {k: v for k, v in method.items() if k != "supplier_id"})]
     if APPS[app].kind == "bank":
         ids = {APPS[app].tool_map[tool]: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
         pressed = {"approve_payment": lambda a: ("approve", f"{base}/payments/{a['payment_id']}/approve", {}),
@@ -495,6 +516,14 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                       ("deliver, no such form", f"{base}/forms/999999999/deliver", {}),
                       ("request W-9, already on file", f"{base}/recipients/{{on_file}}/w9-request", {}),
                       ("request W-9, no such recipient", f"{base}/recipients/999999999/w9-request", {})],
+        "corpay": [("approve, no such payment", f"{base}/payments/999999999/approve", {}),
+                   ("approve, already paid", f"{base}/payments/{{paid}}/approve", {}),
+                   ("apply, no such request", f"{base}/bank-changes/999999999/apply", {}),
+                   ("payment method, bad routing", f"{base}/suppliers/{{supplier}}/payment-method",
+                    {"payment_method": "ACH", "bank_name": "PNC Bank", "routing_number": "043000097",
+                     "account_number": "1234567890"}),
+                   ("payment method, no such supplier", f"{base}/suppliers/999999999/payment-method",
+                    {"payment_method": "Check"})],
         "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
                     ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
         "gcpay": [("submit, no such pay app", f"{base}/pay-apps/999999999/submit", {}),
@@ -608,6 +637,9 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
             draft = env.call("track1099.forms.upsert", {"recipient_id": on_file["recipient_id"], "tax_year": 2025,
                                                         "box1_nonemployee_comp": "900.00"})
             fill = {"payer": on_file["payer_id"], "draft": draft["form_id"], "on_file": on_file["recipient_id"]}
+        elif app == "corpay":
+            fill = {"paid": _first(env, "corpay.payments.list", {"status": "Paid"})["payment_id"],
+                    "supplier": _first(env, "corpay.vendors.list", {})["supplier_id"]}
         elif APPS[app].kind == "bank":
             payments = f"{app}.{APPS[app].service_tool_names['list_payments']}"
             fill = {"draft": _first(env, payments, {"status": "Draft"})["payment_id"],

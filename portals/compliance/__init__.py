@@ -5,14 +5,20 @@ needs, checked and prepared here, filed only by a person):
   determination, employees, weekly payroll records, CPR validation, the WH-347, and the guarded
   certify-and-submit;
 - 1099 reporting (`line = "tax"`; Track1099): payers, recipients as their W-9s give them, 1099-NEC
-  forms from draft to the cart, TIN matching, and the guarded e-file, copy delivery and W-9 requests.
+  forms from draft to the cart, TIN matching, and the guarded e-file, copy delivery and W-9 requests;
+- AP payments (`line = "payments"`; Corpay): suppliers with their payment method and bank details,
+  bank-detail change requests, payment files and payments, holds, and the guarded payment approval
+  and bank-detail change.
 
 A vendor's manifest names its line; each line has its own tables, services, seed and pages.
 """
 from portals.core.registry import Archetype
 
-from . import services, tax_services
+from . import pay_services, services, tax_services
 from .models import Base
+from .pay_models import Base as PayBase
+from .pay_seed import seed_pay
+from .pay_views import make_pay_blueprint
 from .seed import seed
 from .tax_models import Base as TaxBase
 from .tax_seed import seed_tax
@@ -23,4 +29,6 @@ ARCHETYPE = Archetype(name="compliance", metadata=Base.metadata, services=servic
                       blueprint=make_blueprint)
 ARCHETYPES = {"payroll": ARCHETYPE,
               "tax": Archetype(name="compliance", metadata=TaxBase.metadata, services=tax_services, seed=seed_tax,
-                               blueprint=make_tax_blueprint)}
+                               blueprint=make_tax_blueprint),
+              "payments": Archetype(name="compliance", metadata=PayBase.metadata, services=pay_services, seed=seed_pay,
+                                    blueprint=make_pay_blueprint)}
