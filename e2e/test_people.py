@@ -22,6 +22,7 @@ from portals.core import recording
 from seeds.book import load_book
 from tasks.families import a_change_order as CO
 from tasks.families import a_etc_forecast as A
+from tasks.families import a_uncommitted_costs as UNC
 from tasks.families import b_aia_g702 as B
 from tasks.families import c_coi_hold as COI
 from tasks.families import c_eapp_review as EAPP
@@ -255,6 +256,27 @@ def work_bank_change(page, kind: str) -> str:
     return VB.oracle_browser(VB.case(load_book(), kind), _portal(page))
 
 
+def work_uncommitted_costs(page, job: str) -> str:
+    """From Ressio's jobs list: the job, its Budget tab, every page of the ladder read; the lines
+    with cost applied and nothing committed (a draft purchase order commits nothing) reported with
+    the total."""
+    click_and_wait(page, page.get_by_role("link", name="Jobs", exact=True).first)
+    page.get_by_label("Search projects", exact=True).fill(job)  # the list refills as you type
+    page.get_by_role("table", name="Projects").get_by_role("link", name=job, exact=True).wait_for()
+    click_and_wait(page, page.get_by_role("table", name="Projects").get_by_role("link", name=job, exact=True))
+    click_and_wait(page, page.get_by_role("navigation", name="Job tabs").get_by_role("link", name="Budget", exact=True))
+    rows = []
+    while True:
+        rows += [{"cost_code": r["Cost Code"], "cost_type": r["Type"], "committed": EAPP.page_money(r["Committed"]),
+                  "applied": EAPP.page_money(r["Applied"])} for r in EAPP._rows(page, "Budget")]
+        more = page.get_by_role("navigation", name="Pages").get_by_role("link", name="Next", exact=True)
+        if not more.count():
+            return UNC.reply(job, UNC.flagged(rows))
+        more.first.click()  # the pager swaps the table in place
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        page.wait_for_load_state("networkidle")
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -272,7 +294,8 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_T_positive_pay_day", "T_positive_pay", "day"),  # the whole day: three to pay, six to return
          ("cf_R_1099nec_2025_c", "R_1099nec", "c"),  # a subcontractor paid partly by card
          ("cf_C_eapp_review_3937", "C_eapp_review", "3937"),  # one eApp to cap, one within beside a pending change
-         ("cf_T_vendor_bank_change_corpay_lookalike", "T_vendor_bank_change", "lookalike")]  # reject and hold
+         ("cf_T_vendor_bank_change_corpay_lookalike", "T_vendor_bank_change", "lookalike"),  # reject and hold
+         ("cf_A_uncommitted_costs_8693", "A_uncommitted_costs", "8693")]  # draft purchase orders commit nothing
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
@@ -284,7 +307,8 @@ WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "T_positive_pay": work_positive_pay,
         "R_1099nec": work_1099nec,
         "C_eapp_review": work_eapp_review,
-        "T_vendor_bank_change": work_bank_change}
+        "T_vendor_bank_change": work_bank_change,
+        "A_uncommitted_costs": work_uncommitted_costs}
 
 
 PLAYED = pick(CASES, lambda c: c[0], lambda c: c[1])  # one per family; CFAB_E2E_ALL: every case
@@ -308,7 +332,8 @@ def test_a_person_works_a_task_and_the_recording_becomes_gold(
     assert trajectory["reply"] == reply and trajectory["grade"]["passed"]
     assert any(s["type"] == "click" for s in trajectory["ui_steps"])
     assert all(c["source"] == "ui" for c in trajectory["calls"])
-    assert any(c["kind"] == "write" for c in trajectory["calls"])
+    # a review that only reads (nothing expected to change) is recorded by its reads and its reply
+    assert any(c["kind"] == "write" for c in trajectory["calls"]) or not get(instance_id).evaluator["expected"]
 
     for transport in ("tools", "browser"):
         run = replay(trajectory, transport, e2e_store, browser, live_server)

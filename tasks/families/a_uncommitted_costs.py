@@ -17,7 +17,7 @@ from functools import partial
 from seeds.util import money
 
 from ..model import Task
-from .common import Family, OracleError, all_items, call
+from .common import Family, OracleError, Private, all_items, call
 
 APP = "ressio"
 JOBS = ("3412", "8693")
@@ -178,15 +178,18 @@ def overreach_browser(job: str, portal) -> None:
 
 
 def defect(c: Case) -> str:
-    return "draft_po_on_the_line" if any(x.drafts for x in c.lines) else "one_code_two_cost_types"
+    if any(x.drafts for x in c.lines):
+        return "draft_po_on_the_line"
+    codes = [x.cost_code for x in c.lines]
+    return "one_code_two_cost_types" if len(set(codes)) < len(codes) else "bills_without_a_commitment"
 
 
-def task(book: dict, job: str) -> Task:
+def task(book: dict, job: str, instance_id: str | None = None) -> Task:
     from . import a_uncommitted_costs_gate as gate  # it builds on this module
 
     c = case(book, job)
     return Task(
-        instance_id=f"cf_A_uncommitted_costs_{job}", family="A_uncommitted_costs", domain_code="A",
+        instance_id=instance_id or f"cf_A_uncommitted_costs_{job}", family="A_uncommitted_costs", domain_code="A",
         difficulty=2, apps=(APP,), instruction=instruction(job), policy_ref="budget_commitment_review.md",
         money_movement_guard=False, evaluator=evaluator(c), defect_variant=defect(c), parameters={"job": job},
         source_type="vendor_docs", source_ref=SOURCE_REF,
@@ -200,4 +203,63 @@ def instances(book: dict) -> list[Task]:
     return [task(book, job) for job in JOBS]
 
 
-FAMILY = Family("A_uncommitted_costs", instances)
+# -- the private split (tasks/private.py) ----------------------------------------------------
+
+def _direct_bills(book: dict, job: str) -> list[dict]:
+    """The job's bills with no commitment that Ressio loads as direct costs (the PM seed's cap)."""
+    from portals.pm.seed import DIRECT_COSTS_PER_PROJECT
+
+    return [b for b in sorted(book["ap_bills"], key=lambda b: b["bill_id"])
+            if b.get("job") == job and not b.get("commitment")][:DIRECT_COSTS_PER_PROJECT]
+
+
+def _salted(book: dict, job: str, claimed: set, quoted: str) -> list[dict] | None:
+    """The bills behind the job's flagged lines, or None when one is not ours to salt: its vendor
+    or job claimed by another family, or its figure quoted in a document or an email."""
+    if any((section, job) in claimed for section in ("commitments", "budget_lines", "requisitions", "ap_bills")):
+        return None
+    lines = {(x.cost_code, x.cost_type) for x in case(book, job).lines}
+    bills = [b for b in _direct_bills(book, job) if (b.get("cost_code", ""), b.get("cost_type", "O")) in lines]
+    for b in bills:
+        if b["amount"] in quoted or any((section, b.get("vendor_id")) in claimed
+                                        for section in ("vendors", "documents", "payments", "ap_bills")):
+            return None
+    return bills
+
+
+def private_salt(book: dict, rng, claimed: set) -> list[dict]:
+    """Two other active jobs with at least two lines applied and nothing committed, whose bills no
+    other family claimed: one with a draft purchase order on a flagged line when the book has one
+    left, the other drawn from the rest. Each flagged line's bills are salted (80-125 %), drawn
+    again while a line's amount or the total is a public figure."""
+    from ..private import public_figures
+    from .r_1099nec import _quoted
+
+    quoted, public = _quoted(book), public_figures()
+    pool = {}
+    for j in sorted(j["job"] for j in book["jobs"] if j["status"] == "active" and j["job"] not in JOBS):
+        c = case(book, j)
+        if len(c.lines) >= 2 and (bills := _salted(book, j, claimed, quoted)):
+            pool[j] = (c, bills)
+    drafted = sorted(j for j, (c, _) in pool.items() if any(x.drafts for x in c.lines))
+    chosen = rng.sample(drafted, 1) if drafted else []
+    chosen += rng.sample(sorted(set(pool) - set(chosen)), min(2 - len(chosen), len(pool) - len(chosen)))
+    for job in sorted(chosen):
+        bills = pool[job][1]
+        original = {b["bill_id"]: Decimal(b["amount"]) for b in bills}
+        while True:
+            for b in bills:
+                b["amount"] = money(original[b["bill_id"]] * Decimal(str(round(rng.uniform(0.8, 1.25), 4))))
+            c = case(book, job)
+            if not {x.applied for x in c.lines} & public and c.total not in public:
+                break
+        claimed.update({("ap_bills", job), ("commitments", job), ("budget_lines", job)})
+        claimed.update(("ap_bills", b["vendor_id"]) for b in bills if b.get("vendor_id"))
+    return [{"job": job} for job in sorted(chosen)]
+
+
+def private_task(book: dict, params: dict) -> Task:
+    return task(book, params["job"], instance_id=f"cf_A_uncommitted_costs_pro-{params['job']}")
+
+
+FAMILY = Family("A_uncommitted_costs", instances, Private(private_salt, private_task))
