@@ -47,7 +47,14 @@ ARCHETYPE_SCREENS = {
              ("file", "file", {}, "file")],
     "office": [("inbox", "inbox", {}, None), ("message", "message", {}, "message"),
                ("compose", "compose", {}, None)],
+    "office.workbook": [("workbooks", "workbooks", {}, None), ("workbook", "workbook", {}, "workbook")],
 }
+
+
+def _plan_key(spec) -> str:
+    """An archetype's screens, or those of one product line of it (Excel beside Outlook)."""
+    line = spec.manifest.get("line")
+    return f"{spec.kind}.{line}" if line and f"{spec.kind}.{line}" in ARCHETYPE_SCREENS else spec.kind
 
 
 @dataclass
@@ -85,6 +92,10 @@ def _samples(episode, spec) -> dict:
         if files:
             out["file"] = {"doc_id": files[0]["id"]}
             out["query"] = {"query": files[0]["name"].rsplit(".", 1)[0]}
+    elif _plan_key(spec) == "office.workbook":
+        books = call("list_workbooks", {"per_page": 1})["items"]
+        if books:
+            out["workbook"] = {"workbook_id": books[0]["id"]}
     elif spec.kind == "office":
         messages = call("list_messages", {"per_page": 1})["items"]
         if messages:
@@ -98,7 +109,7 @@ def screens_of(flask_app, episode, spec) -> list[Shot]:
     from werkzeug.routing import BuildError
 
     listed = spec.manifest.get("screens")
-    plan = [(name, name, {}, None) for name in listed] if listed else ARCHETYPE_SCREENS.get(spec.kind, [])
+    plan = [(name, name, {}, None) for name in listed] if listed else ARCHETYPE_SCREENS.get(_plan_key(spec), [])
     samples = _samples(episode, spec) if not listed else {}
     shots = []
     with flask_app.test_request_context():

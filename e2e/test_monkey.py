@@ -114,6 +114,7 @@ def walk(url: str, base: str, app: str) -> tuple[list[str], list[str]]:
     with chromium() as browser:
         context = browser.new_context(viewport={"width": 1280, "height": 860})
         context.set_default_timeout(5000)
+        context.set_default_navigation_timeout(30000)  # a page load on a loaded 2-core machine
         page = context.new_page()
         page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
         page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 500 else None)

@@ -196,3 +196,15 @@ def test_a_cell_far_down_the_sheet_is_shown_in_a_window_around_it(client, env, e
     far = _page(client, f"/excel/workbook/{workbook}?cell=GR9000")
     assert ">far<" in far and '<th scope="row" class="xl-sel-head">9000</th>' in far
     assert "Contents of cell GR9000" in far
+
+
+def test_a_workbook_file_does_not_carry_the_wall_clock():
+    """openpyxl stamps the time of saving into the file: two saves a second apart are one file."""
+    import time
+
+    from portals.office.workbook.xlsx import write_xlsx
+
+    sheets = [{"name": "S", "cells": [{"row": 1, "col": 1, "value_type": "number", "value": "1"}], "tables": []}]
+    first = write_xlsx(sheets, "PM", "2026-06-30T17:00:00Z")
+    time.sleep(1.1)
+    assert write_xlsx(sheets, "PM", "2026-06-30T17:00:00Z") == first

@@ -7,6 +7,7 @@ bytes are made canonical (a fixed time everywhere) and one workbook gives one fi
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from datetime import datetime
 from decimal import Decimal
@@ -38,8 +39,8 @@ def write_xlsx(sheets: list[dict], author: str, at: str) -> bytes:
     book.properties.creator = book.properties.lastModifiedBy = author
     book.properties.created = book.properties.modified = stamp
     raw = io.BytesIO()
-    book.save(raw)
-    return _canonical_zip(raw.getvalue())
+    book.save(raw)  # openpyxl's save stamps the wall clock as the modified time: put ours back
+    return _canonical_zip(raw.getvalue(), stamp.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def _xlsx_value(c: dict):
@@ -52,13 +53,19 @@ def _xlsx_value(c: dict):
     return c["value"]
 
 
-def _canonical_zip(data: bytes) -> bytes:
+MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
+
+
+def _canonical_zip(data: bytes, modified: str) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
             entry = zipfile.ZipInfo(info.filename, ZIP_TIME)
             entry.compress_type, entry.external_attr = zipfile.ZIP_DEFLATED, 0o600 << 16
-            dst.writestr(entry, src.read(info.filename))
+            body = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                body = MODIFIED.sub(rb"\g<1>" + modified.encode() + rb"\g<2>", body)
+            dst.writestr(entry, body)
     return out.getvalue()
 
 
