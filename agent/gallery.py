@@ -129,6 +129,12 @@ def screens_of(flask_app, episode, spec) -> list[Shot]:
     return shots
 
 
+def _recorder_post(request) -> bool:
+    # The recording panel posts the last page's events as it unloads (keepalive); the next
+    # page's navigation can abort that post, which says nothing about the page being shot.
+    return request.method == "POST" and request.url.endswith("/episode/events")
+
+
 def _shoot(page, base_url: str, shot: Shot, out: Path) -> None:
     problems: list[str] = []
     listeners = [("console", lambda m: problems.append(f"console {m.type}: {m.text[:200]}")
@@ -136,7 +142,8 @@ def _shoot(page, base_url: str, shot: Shot, out: Path) -> None:
                  ("pageerror", lambda e: problems.append(f"page error: {str(e)[:200]}")),
                  ("response", lambda r: problems.append(f"HTTP {r.status} {r.url[len(base_url):][:120]}")
                   if r.status >= 400 else None),
-                 ("requestfailed", lambda r: problems.append(f"failed to load {r.url[len(base_url):][:120]}"))]
+                 ("requestfailed", lambda r: None if _recorder_post(r) else
+                  problems.append(f"failed to load {r.url[len(base_url):][:120]}"))]
     for event, fn in listeners:
         page.on(event, fn)
     try:
