@@ -105,6 +105,8 @@ def check_parity(report: TaskReport, outcomes: dict, task, transport: str, tools
                                ("verdict", ours.grade.verdict, theirs.grade.verdict)):
                 if a != b:
                     problems.append(f"{name}: its {what} differs from the tools transport's")
+        elif not _through_pages(ours, made_calls=name == "oracle"):
+            problems.append(f"{name}: a call did not come from the portal's pages (the browser run must work them)")
         elif [_guard_key(e) for e in ours.guard_log] != [_guard_key(e) for e in theirs.guard_log] or any(
                 not (e.get("args") or {}).items() >= (t.get("args") or {}).items()
                 for e, t in zip(ours.guard_log, theirs.guard_log)):
