@@ -49,14 +49,14 @@ test: install
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25 tests e2e
 
 # The full admission gate on every transport (make test runs the browser and http halves, and
-# the browser oracle, people and gold tests, on one instance per family); run before calling a
+# the people and gold tests, on one instance per family); run before calling a
 # suite change done. The http gate starts a cfab serve of its own on loopback.
 validate: install
 	$(VENV)/bin/cfab tasks validate --transport tools
 	$(VENV)/bin/cfab tasks validate --transport browser
 	$(VENV)/bin/cfab tasks validate --transport http
 	CFAB_BROWSERGYM_ALL=1 $(PY) -m pytest -q tests/test_browsergym_venv.py
-	@# every instance's browser oracle, person-made recording and gold replay (make test: one per family)
+	@# every instance's browser oracle, noop and eager beside the tools transport (make test: the browser gate on one per family), person-made recording and gold replay
 	CFAB_E2E_ALL=1 $(PY) -m pytest -q e2e/test_people.py e2e/test_oracle_browser.py
 	@# the private split's gate on a throwaway salt (a real salt is the maintainer's, never here)
 	mkdir -p build && printf 'make-validate-throwaway-salt\n' > build/validate.salt
