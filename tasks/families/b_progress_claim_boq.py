@@ -348,15 +348,17 @@ def instances(book: dict) -> list[Task]:
 
 def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     """Two other active jobs with a client contract and a pending client change order no other
-    family claimed. The private world's BOQ is rebuilt from its own client contracts (an earlier
-    family may have resized them), each chosen job's measurement salted (its share of work in
+    family claimed. A candidate's contract no earlier family resized is resized here (80-125 %,
+    B_aia_g702's own sizing), then the private world's BOQ is rebuilt from its own client
+    contracts, each chosen job's measurement salted (its share of work in
     place plus 0-3 %, under 99 %), one trade line planted past its quantity and a variation
     measured on the pending change order. A job whose figures hit a public one is drawn again,
     then dropped for the next."""
     from seeds import boq as B
     from ..private import money_answers, public_figures
 
-    book["boq"] = {"items": B.contract_items(rng, book["jobs"], book["prime_contracts"])}
+    from .b_aia_g702 import _scale
+
     taken = public_figures()
     pending = {}
     for co in sorted(book["change_orders"], key=lambda c: c["co_id"]):
@@ -365,7 +367,11 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
             pending.setdefault(co["job"], co)
     pool = sorted(j["job"] for j in book["jobs"] if j["status"] == "active" and j["job"] not in JOBS
                   and j["job"] in pending and ("boq", j["job"]) not in claimed
-                  and any(i["job"] == j["job"] for i in book["boq"]["items"]))
+                  and any(p["job"] == j["job"] for p in book["prime_contracts"]))
+    for job in pool:  # a contract no earlier family resized is sized here, so its figures are not the public book's
+        if ("prime_contracts", job) not in claimed:
+            _scale(book, job, rng.uniform(0.8, 1.25), claimed)
+    book["boq"] = {"items": B.contract_items(rng, book["jobs"], book["prime_contracts"])}
     chosen = []
     for job in rng.sample(pool, len(pool)):
         if len(chosen) == 2:
