@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-APPS = ["smartbuild", "procore"]
+APPS = ["smartbuild", "procore", "ressio"]
 D = Decimal
 
 
@@ -71,6 +71,8 @@ def test_the_pages_show_smartebuilds_own_tabs_words_and_not_other_products_scree
     assert "03.V01" in client.get("/smartbuild/projects/7048/boq?kind=variation").get_data(as_text=True)
     claims = client.get("/smartbuild/customer-invoices").get_data(as_text=True)
     assert "Submitted &amp; waiting for other party" in claims and "Authorized" in claims
+    assert 'class="sb-board"' in claims and "Client Pay Apps" in claims
+    assert 'class="sb-board"' not in client.get("/ressio/customer-invoices").get_data(as_text=True)
     assert client.get("/smartbuild/projects/7048").status_code == 200
     assert client.get("/smartbuild/projects/7048/budget").status_code == 404
     assert client.get("/smartbuild/projects/7048/budget-ladder").status_code == 404
