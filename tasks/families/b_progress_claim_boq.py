@@ -174,7 +174,7 @@ def evaluator(book: dict, c: Claim) -> dict:
                          "assert": {"scheduled_value": money(x.scheduled_value), "previous": money(x.previous),
                                     "this_period": money(x.this_period)},
                          "count": 1, "label": f"billing line {x.line_no}: {money(x.this_period)} this period"})
-    outputs = [{"claim": "amount", "value": money(c.this_period), "label": "the amount claimed this period"},
+    outputs = [{"claim": "amount", "value": money(c.this_period), "label": "the gross amount of June's claim"},
                {"claim": "amount", "value": money(c.retention), "label": "the retention held"},
                {"claim": "amount", "value": money(c.amount_due), "label": "the amount due"},
                {"claim": "denies", "actions": ["submit", "sign", "send"],
