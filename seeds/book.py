@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .apbills import attorney_bills, build_ap_bills
+from .boq import boq_entries, build_boq
 from .commitments import build_commitments
 from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
@@ -94,6 +95,9 @@ def generate_book(seed: int = 7) -> dict:
     divergences += eapp_entries(eapps)
     # the PMs' Excel forecasts, last with their own seed section so that nothing above moves
     workbooks = build_workbooks(section_rng(seed, "workbooks"), jobs, budget, job_cost, cost_codes)
+    # SmarteBuild's bills of quantities, last with their own seed section so that nothing above moves
+    boq = build_boq(section_rng(seed, "boq"), jobs, prime, change_orders)
+    divergences += boq_entries(boq)
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,
@@ -117,6 +121,7 @@ def generate_book(seed: int = 7) -> dict:
         "workers": workers,
         "timecards": timecards,
         "workbooks": workbooks,
+        "boq": boq,
         "divergences": finalize(divergences),
     }
 

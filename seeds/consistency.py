@@ -279,6 +279,25 @@ def pm_mismatches(store) -> list[Mismatch]:
     return out
 
 
+def boq_mismatches(store) -> list[Mismatch]:
+    """A PM platform's bill of quantities against the book's contracts: a variation measured on a
+    change order (no other system keeps quantities for one), or a line the site measured past its
+    contract quantity (SmarteBuild's, seeds/boq.py)."""
+    out = []
+    for app in pm_apps():
+        items = _rows(store, app, "boq_items")
+        if not items:
+            continue
+        number = {r["project_id"]: r["project_number"] for r in _rows(store, app, "projects")}
+        for i in items:
+            key = f"{number[i['project_id']]}/{i['item_code']}"
+            if i["change_order"]:
+                out.append(Mismatch("boq_item", key, f"{app}.variation", f"{app} measures change order {i['change_order']}"))
+            elif Decimal(str(i["measured_qty"])) > Decimal(str(i["quantity"])):
+                out.append(Mismatch("boq_item", key, f"{app}.measured", f"{app} measured past the contract quantity"))
+    return out
+
+
 def _pm_record_presence(store, app: str) -> list[Mismatch]:
     """A PM platform's eApps (by commitment and application number) and change orders that
     Procore does not have, or the other way round."""
@@ -579,6 +598,7 @@ def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
             + coi_mismatches(store) + gcpay_mismatches(store) + payroll_mismatches(store) + pm_mismatches(store)
+            + boq_mismatches(store)
             + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
             + payments_mismatches(store, book))
 

@@ -37,7 +37,7 @@ def test_generation_is_deterministic_and_matches_frozen_snapshot(book):
 
 def test_top_level_keys_and_meta(book):
     assert set(book) == {"meta", "jobs", "cost_types", "cost_codes", "erp_cost_code_map", "vendors",
-                         "commitments", "requisitions", "eapps", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
+                         "commitments", "requisitions", "eapps", "boq", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
                          "change_orders", "prime_contracts", "documents", "mail", "divergences",
                          "wage_determinations", "workers", "timecards", "workbooks"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
@@ -317,6 +317,15 @@ def test_divergence_entries_point_at_real_records(book):
                 continue
             assert d["field"] == "gcpay_sov" and co["kind"] == "owner" and co["status"] == "approved"
             assert {"gcpay", "procore"} <= set(d["systems"])
+        elif d["entity"] == "boq_item":  # SmarteBuild's measurement: a variation, or a line measured past its quantity
+            job, code = d["key"].split("/")
+            item = next(i for i in book["boq"]["items"] if i["job"] == job and i["item_code"] == code)
+            assert d["systems"] == ["smartbuild"] and d["family"] == "B_progress_claim_boq"
+            if d["field"] == "smartbuild.variation":
+                co = by(book["change_orders"], "co_id")[item["change_order"]]
+                assert co["kind"] == "owner" and co["status"] == "pending" and co["co_id"] in d["why"]
+            else:
+                assert d["field"] == "smartbuild.measured" and Decimal(item["measured_qty"]) > Decimal(item["quantity"])
         elif d["entity"] == "project":  # a PM platform's opportunities before award, or its own stages
             assert d["key"] in apps and d["field"] in ("prospects", "stage") and d["systems"] == [d["key"]]
         else:

@@ -268,6 +268,7 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "cpr.certify_and_submit": {"project_id": 999999999, "week_ending": "2026-06-27", "signer_name": "Renee Albright"},
     "customer_invoice.submit": {"number": MISSING},
     "invoice.send": {"number": MISSING},
+    "client_pay_app.sign_and_submit": {"number": MISSING},
     "bid_package.send_rfq": {"number": MISSING},
     "vendor.payment_method.update": {"supplier_id": 999999999, "payment_method": "Check"},
     "vendor.bank_change.apply": {"change_id": 999999999},
@@ -429,6 +430,9 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
     if app == "ressio":
         invoice = accepted_args(env, app, "invoice.send", store)["number"]
         return [("send invoice", f"{base}/projects/1042/customer-invoices/{invoice}/send", {})]
+    if app == "smartbuild":
+        claim = accepted_args(env, app, "client_pay_app.sign_and_submit", store)["number"]
+        return [("sign and submit claim", f"{base}/projects/1042/customer-invoices/{claim}/send", {})]
     if app == "lcptracker":
         cpr = _draft_cpr(env)
         return [("certify and submit", f"{base}/projects/{cpr['project_id']}/payroll/{cpr['week_ending']}/certify",
@@ -537,6 +541,8 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                     ("rfq, already awarded", f"{base}/bid-packages/{{awarded}}/send-rfq", {})],
         "ressio": [("send, no such invoice", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),
                    ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {})],
+        "smartbuild": [("submit, no such claim", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),
+                       ("submit, already authorized", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {})],
     }.get(app) or (_refused_payroll_buttons(app) if APPS[app].kind == "payroll" else None) or ([("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
                 ("payment run, no such bill", f"{base}/ap/payment-run", {"bill_numbers": MISSING})]
                     + _refused_erp_buttons(app))
@@ -626,6 +632,9 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
                     "awarded": _first(env, "redteam.bid_packages.list", {"status": "Awarded"})["number"]}
         elif app == "ressio":
             paid = _first(env, "ressio.invoices.list", {"status": "Paid"})
+            fill = {"job": paid["project_number"], "paid": paid["number"]}
+        elif app == "smartbuild":
+            paid = _first(env, "smartbuild.client_pay_apps.list", {"status": "Paid"})
             fill = {"job": paid["project_number"], "paid": paid["number"]}
         elif app == "lcptracker":
             cpr = _draft_cpr(env)

@@ -283,3 +283,23 @@ class BidPackage(Base):
     invited: Mapped[int] = mapped_column(Integer, default=0)
     awarded_vendor_id: Mapped[int | None] = mapped_column(ForeignKey("vendors.vendor_id"))
     commitment_id: Mapped[int | None] = mapped_column(ForeignKey("commitments.commitment_id"))
+
+
+class BoqItem(Base):
+    """A bill-of-quantities item some residential estimating products bill the client contract
+    from: a unit, the contract quantity and rate behind one SOV line (quantity x rate = its
+    value), and the quantity measured in place to date. A variation item is measured work on a
+    client change order, billed through the SOV line it extends once the change is authorized."""
+
+    __tablename__ = "boq_items"
+    item_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.project_id"), index=True)
+    item_code: Mapped[str] = mapped_column(String(20))
+    line_no: Mapped[int]  # the SOV (billing schedule) line it bills through
+    description: Mapped[str] = mapped_column(String(200), default="")
+    unit: Mapped[str] = mapped_column(String(10))
+    quantity: Mapped[Decimal] = mapped_column(Money)
+    rate: Mapped[Decimal] = mapped_column(Money)
+    measured_qty: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
+    measured_on: Mapped[date | None]
+    change_order: Mapped[str] = mapped_column(String(40), default="")  # a variation's change order number

@@ -12,6 +12,7 @@ from portals.core.registry import AppSpec, load_apps
 from .models import (BidPackage, BudgetLine, ChangeEvent, ChangeOrder, Commitment, CommitmentLine, CostCode,
                      CustomerInvoice, CustomerInvoiceLine, DirectCost, ErpCostCodeMap, ErpIntegration,
                      ManpowerEntry, PrimeContract, PrimeContractLine, Project, Requisition, Vendor)
+from .boq import seed_boq
 from .queries import CONTRACT_TYPES
 from .vendor_keys import PmKeys
 
@@ -71,6 +72,8 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
         _customer_invoices(session, app, book, clock, projects, keys)
     if keys.bid_packages:
         _bid_packages(session, app, book, clock, projects, vendors, commitments, keys)
+    if keys.boq:
+        seed_boq(session, app, book, projects)
     _prospects(session, app, keys)
 
 

@@ -9,3 +9,4 @@ from .finance import (create_customer_invoice, create_vendor_invoice, get_commit
                       get_cost_budget, get_customer_invoice, get_financial_overview, list_bid_packages,
                       list_customer_invoices, list_project_pipeline, review_eapp, send_rfq, submit_customer_invoice)
 from .ladder import get_budget_ladder  # noqa: F401
+from .boq import get_boq  # noqa: F401

@@ -77,6 +77,11 @@ class PmKeys:
         return bool(self.rules.get("eapps"))
 
     @property
+    def boq(self) -> bool:
+        """Whether the product bills from a bill of quantities (the book's `boq` section)."""
+        return bool(self.rules.get("boq"))
+
+    @property
     def bid_packages(self) -> bool:
         return bool(self.rules.get("bid_packages"))
 

@@ -23,6 +23,10 @@ LADDER_SORT = {"cost_code": ("cost_code", "text"), "description": ("description"
                "cost_type": ("cost_type", "text"),
                **{c: (c, "money") for c in ("original", "approved_changes", "revised", "committed", "applied",
                                              "committed_vs_applied", "uncommitted")}}
+BOQ_SORT = {"item_code": ("item_code", "text"), "line_no": ("line_no", "number"), "description": ("description", "text"),
+            "unit": ("unit", "text"), "kind": ("kind", "text"), "change_order": ("change_order", "text"),
+            **{c: (c, "money") for c in ("quantity", "rate", "contract_value", "measured_qty", "measured_pct",
+                                          "measured_value")}}
 COMMITMENT_SORT = {"number": ("number", "text"), "title": ("title", "text"), "vendor": ("vendor.name", "text"),
                    "type": ("type", "text"), "status": ("status", "text"), "amount": ("amount", "money")}
 EAPP_SORT = {"project": ("project_number", "text"), "invoice": ("invoice_number", "text"),
@@ -105,6 +109,14 @@ def register_finance(bp: Blueprint, spec: AppSpec, route) -> None:
         result = listing(spec, "get_budget_ladder", args, LADDER_SORT)
         return render_view(spec, "pm/fin/ladder.html", 200, ("results",), project=project, result=result,
                            tab="budget_ladder", title="Budget")
+
+    @route("/projects/<project_number>/boq", "boq")
+    def boq(project_number):
+        project = _project(spec, project_number)
+        args = {**list_args("search", "kind"), "project_number": project_number}
+        result = listing(spec, "get_boq", args, BOQ_SORT)
+        return render_view(spec, "pm/fin/boq.html", 200, ("results",), project=project, result=result,
+                           tab="boq", title="BOQ")
 
     @route("/projects/<project_number>/commitments", "commitments_sov")
     def project_commitments(project_number):
