@@ -144,6 +144,12 @@ def near_misses(book: dict, c: B.Case) -> tuple[Attempt, ...]:
         attempts.append(Attempt(
             "bill_for_the_returned_eapp", f"returns {e.invoice_number} in RedTeam and still enters a bill for it",
             tools=_returned_billed_too(c, e), because=UNREQUESTED))
+    # one of each per-bill mistake is named plainly; a second of the same kind carries its position
+    seen: set = set()
+    for i, a in enumerate(attempts):
+        if a.name in seen:
+            attempts[i] = Attempt(f"{a.name}_{i}", a.note, tools=a.tools, browser=a.browser, because=a.because)
+        seen.add(attempts[i].name)
     attempts += [
         Attempt("bill_net_of_retainage", f"enters {first.number} for {retained}, the approved amount less "
                 "retainage", tools=_oracle_with(c, _bill_of(first, lambda a: _rescaled(a, retained))),
