@@ -12,6 +12,7 @@ from portals.core.registry import AppSpec, load_apps
 from .models import (BidPackage, BudgetLine, ChangeEvent, ChangeOrder, Commitment, CommitmentLine, CostCode,
                      CustomerInvoice, CustomerInvoiceLine, DirectCost, ErpCostCodeMap, ErpIntegration,
                      ManpowerEntry, PrimeContract, PrimeContractLine, Project, Requisition, Vendor)
+from .funding_seed import seed_funding
 from .queries import CONTRACT_TYPES
 from .vendor_keys import PmKeys
 
@@ -72,6 +73,8 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     if keys.bid_packages:
         _bid_packages(session, app, book, clock, projects, vendors, commitments, keys)
     _prospects(session, app, keys)
+    if keys.funding:
+        seed_funding(session, app, book, projects, vendors)
 
 
 def _erp_map(session, book: dict) -> None:
