@@ -41,7 +41,11 @@ ARCHETYPE_SCREENS = {
            ("customer-invoices", "customer_invoices", {}, None),
            ("customer-invoice", "customer_invoice", {}, "customer_invoice"),
            ("new-customer-invoice", "new_customer_invoice", {}, "project"),
-           ("bid-packages", "bid_packages", {}, None), ("vendors", "vendors", {}, None)],
+           ("bid-packages", "bid_packages", {}, None), ("vendors", "vendors", {}, None),
+           # an owner's funding (INGENIOUS.BUILD)
+           ("funding-sources", "funding_sources", {}, "project"), ("invoice-approvals", "invoices", {}, None),
+           ("project-invoice-approvals", "project_invoices", {}, "project"),
+           ("application-packages", "packages", {}, None), ("project-packages", "project_packages", {}, "project")],
     "docs": [("all-files", "all_files", {}, None), ("folder", "folder", {}, "folder"),
              ("search", "search", {}, "query"), ("recents", "recents", {}, None), ("sign", "sign", {}, None),
              ("file", "file", {}, "file")],

@@ -20,6 +20,7 @@ from .divergences import (change_order_entries, coi_entries, corpay_entries, fin
                           jsm_dba_entry, payroll_entries, pm_entries, tax_entries, treasury_entries)
 from .documents import build_coi_renewals, build_documents
 from .eapps import build_eapps, eapp_entries
+from .funding import build_funding, funding_entries
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
@@ -98,6 +99,9 @@ def generate_book(seed: int = 7) -> dict:
     # SmarteBuild's bills of quantities, last with their own seed section so that nothing above moves
     boq = build_boq(section_rng(seed, "boq"), jobs, prime, change_orders)
     divergences += boq_entries(boq)
+    # INGENIOUS.BUILD's owner funding and June draw packages, with their own seed section
+    funding = build_funding(section_rng(seed, "funding"), job_map, bills, vendor_map, budget, code_desc)
+    divergences += funding_entries(funding)
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,
@@ -108,6 +112,7 @@ def generate_book(seed: int = 7) -> dict:
         "commitments": commitments,
         "requisitions": requisitions,
         "eapps": eapps,
+        "funding": funding,
         "budget_lines": sorted(budget, key=lambda b: (b["job"], b["cost_code"], b["cost_type"])),
         "job_cost": job_cost,
         "ap_bills": bills,

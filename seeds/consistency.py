@@ -312,6 +312,23 @@ def _pm_record_presence(store, app: str) -> list[Mismatch]:
     theirs, mine = ({r["change_order_id"] for r in _rows(store, name, "change_orders")} for name in ("procore", app))
     for co in sorted(theirs ^ mine):
         out.append(Mismatch("change_order", co, f"{app}.presence", f"missing in {'procore' if co in mine else app}"))
+    return out + _pm_funding_presence(store, app)
+
+
+def _pm_funding_presence(store, app: str) -> list[Mismatch]:
+    """An owner's application packages and the vendor invoices on them (by job and invoice
+    number) that a PM platform has and Procore does not, or the other way round."""
+    def invoices(name: str) -> set:
+        job = {r["project_id"]: r["project_number"] for r in _rows(store, name, "projects")}
+        return {f"{job[r['project_id']]}:{r['invoice_number']}" for r in _rows(store, name, "direct_costs")}
+    out = []
+    theirs, mine = invoices("procore"), invoices(app)
+    for key in sorted(theirs ^ mine):
+        out.append(Mismatch("vendor_invoice", key, f"{app}.presence", f"missing in {'procore' if key in mine else app}"))
+    theirs, mine = ({r["number"] for r in _rows(store, name, "application_packages")} for name in ("procore", app))
+    for number in sorted(theirs ^ mine):
+        out.append(Mismatch("application_package", number, f"{app}.presence",
+                            f"missing in {'procore' if number in mine else app}"))
     return out
 
 

@@ -37,7 +37,8 @@ def test_generation_is_deterministic_and_matches_frozen_snapshot(book):
 
 def test_top_level_keys_and_meta(book):
     assert set(book) == {"meta", "jobs", "cost_types", "cost_codes", "erp_cost_code_map", "vendors",
-                         "commitments", "requisitions", "eapps", "boq", "budget_lines", "job_cost", "ap_bills", "gl_accounts",
+                         "commitments", "requisitions", "eapps", "boq", "funding", "budget_lines", "job_cost",
+                         "ap_bills", "gl_accounts",
                          "change_orders", "prime_contracts", "documents", "mail", "divergences",
                          "wage_determinations", "workers", "timecards", "workbooks"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
@@ -80,7 +81,7 @@ def test_values_are_canonical(book):
     walk({k: v for k, v in book.items() if k != "erp_cost_code_map"})
     money_fields = {"amount", "contract_amount", "retainage", "original_budget", "approved_changes",
                     "forecast_to_complete", "scheduled_value", "original_amount", "total"}
-    for key in ("jobs", "commitments", "requisitions", "eapps", "budget_lines", "job_cost", "ap_bills",
+    for key in ("jobs", "commitments", "requisitions", "eapps", "funding", "budget_lines", "job_cost", "ap_bills",
                 "change_orders", "prime_contracts"):
         for r in book[key]:
             for f in money_fields & set(r):
@@ -307,6 +308,15 @@ def test_divergence_entries_point_at_real_records(book):
             planted = by(book["eapps"][rows], key)[d["key"]]
             assert planted["status"] in ("under_review", "pending") and d["key"] in d["why"]
             assert d["key"] not in {r.get(key) for r in book[rows]}  # in no other system's book section
+        elif d["family"] == "B_draw_funding":  # a draw package or invoice INGENIOUS.BUILD alone holds
+            assert d["systems"] == ["ingenious_build"] and d["field"] == "ingenious_build.presence"
+            if d["entity"] == "application_package":
+                assert by(book["funding"]["packages"], "number")[d["key"]]["status"] == "Draft"
+            else:
+                assert d["entity"] == "vendor_invoice"
+                job, number = d["key"].split(":")
+                assert any(i["job"] == job and i["invoice_number"] == number for i in book["funding"]["invoices"])
+                assert not any(b["job"] == job and b["invoice_number"] == number for b in book["ap_bills"])
         elif d["entity"] == "change_order":
             co = by(book["change_orders"], "co_id")[d["key"]]
             if d["field"] == "signed_amount":  # the owner signed another total than Procore's

@@ -167,6 +167,8 @@ def _pm_accepted(env, app: str, tool: str) -> dict:
     """A PM platform's guarded sends on records it would send: a customer invoice drafted in the
     episode (the book's are all sent or paid), a bid package whose RFQ is still a draft."""
     names = APPS[app].service_tool_names
+    if APPS[app].tool_map[tool] == "submit_application_package":
+        return {"number": _first(env, f"{app}.{names['list_application_packages']}", {"status": "Draft"})["number"]}
     if APPS[app].tool_map[tool] == "submit_customer_invoice":
         drafted = env.call(f"{app}.{names['create_customer_invoice']}",
                            {"project_number": "1042", "period_end": "2026-06-30", "lines": ["1|1000.00"]})
@@ -269,6 +271,7 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "customer_invoice.submit": {"number": MISSING},
     "invoice.send": {"number": MISSING},
     "client_pay_app.sign_and_submit": {"number": MISSING},
+    "application_package.submit_to_client": {"number": MISSING},
     "bid_package.send_rfq": {"number": MISSING},
     "vendor.payment_method.update": {"supplier_id": 999999999, "payment_method": "Check"},
     "vendor.bank_change.apply": {"change_id": 999999999},
@@ -427,6 +430,10 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
         package = accepted_args(env, app, "bid_package.send_rfq", store)["number"]
         return [("send invoice", f"{base}/projects/1042/customer-invoices/{invoice}/send", {}),
                 ("send rfq", f"{base}/bid-packages/{package}/send-rfq", {})]
+    if app == "ingenious_build":
+        number = accepted_args(env, app, "application_package.submit_to_client", store)["number"]
+        job = env.call(f"{app}.application_package.get", {"number": number})["project_number"]
+        return [("submit package", f"{base}/projects/{job}/packages/{number}/submit", {})]
     if app == "ressio":
         invoice = accepted_args(env, app, "invoice.send", store)["number"]
         return [("send invoice", f"{base}/projects/1042/customer-invoices/{invoice}/send", {})]
@@ -539,6 +546,7 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                     ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {}),
                     ("rfq, no such package", f"{base}/bid-packages/{MISSING}/send-rfq", {}),
                     ("rfq, already awarded", f"{base}/bid-packages/{{awarded}}/send-rfq", {})],
+        "ingenious_build": [("submit, no such package", f"{base}/projects/1042/packages/{MISSING}/submit", {})],
         "ressio": [("send, no such invoice", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),
                    ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {})],
         "smartbuild": [("submit, no such claim", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),

@@ -13,6 +13,7 @@ from .models import (BidPackage, BudgetLine, ChangeEvent, ChangeOrder, Commitmen
                      CustomerInvoice, CustomerInvoiceLine, DirectCost, ErpCostCodeMap, ErpIntegration,
                      ManpowerEntry, PrimeContract, PrimeContractLine, Project, Requisition, Vendor)
 from .boq import seed_boq
+from .funding_seed import seed_funding
 from .queries import CONTRACT_TYPES
 from .vendor_keys import PmKeys
 
@@ -75,6 +76,8 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     if keys.boq:
         seed_boq(session, app, book, projects)
     _prospects(session, app, keys)
+    if keys.funding:
+        seed_funding(session, app, book, projects, vendors)
 
 
 def _erp_map(session, book: dict) -> None:

@@ -20,7 +20,16 @@ def plain_name(name: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[.,']", "", name)).strip()
 
 
-NAME_STYLES = {"legal": lambda s: s, "plain": plain_name, "upper": lambda s: plain_name(s).upper()}
+_SUFFIX = re.compile(r",?\s+(Inc|LLC|L\.L\.C|Co|Corp|Corporation|Company|Ltd|LP|PLLC)\.?$", re.I)
+
+
+def short_name(name: str) -> str:
+    """The legal name without its corporate suffix ("Walsh Electrical"), as an owner types it."""
+    return _SUFFIX.sub("", name.strip()).strip() or name
+
+
+NAME_STYLES = {"legal": lambda s: s, "plain": plain_name, "upper": lambda s: plain_name(s).upper(),
+               "short": short_name}
 
 
 class PmKeys:
@@ -85,3 +94,9 @@ class PmKeys:
     def bid_packages(self) -> bool:
         return bool(self.rules.get("bid_packages"))
 
+
+    @property
+    def funding(self) -> bool:
+        """Whether the product keeps an owner's funding: sources, invoices' approval paths and
+        application packages (the book's `funding` section, seeds/funding.py)."""
+        return bool(self.rules.get("funding"))

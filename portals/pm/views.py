@@ -14,6 +14,7 @@ from portals.core.ui import field_check_view, listing, render_view
 from portals.core.views import form_error, list_args, ui_call
 
 from .views_finance import register_finance
+from .views_funding import register_funding
 from .views_invoicing import register_invoicing
 from .views_project import register_project_tools
 
@@ -130,6 +131,7 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
         register_invoicing(bp, spec)
     register_project_tools(bp, spec, screens)
     register_finance(bp, spec, route)
+    register_funding(bp, spec, route)
     return bp
 
 
