@@ -1,5 +1,5 @@
 """Stable element ids and honest names, in Chromium, on every main screen of every app (each PM
-platform, Box, Outlook, FOUNDATION Payroll, ADP Workforce Now and each ERP, with each ERP list's first record).
+platform, Box, Outlook, FOUNDATION Payroll, ADP Workforce Now, Rippling and each ERP, with each ERP list's first record).
 
 Every control carries a `data-bid` from what it means, unique on its page; the browser agent's
 observation shows those ids and its actions accept them; a button or link is announced by a name
@@ -19,7 +19,7 @@ from portals.core import recording
 from portals.core.registry import load_apps
 from tasks.registry import all_tasks
 
-APPS = (tuple(sorted(n for n, s in load_apps().items() if s.kind == "pm")) + ("box", "outlook", "foundation_payroll", "adp")
+APPS = (tuple(sorted(n for n, s in load_apps().items() if s.kind == "pm")) + ("box", "outlook", "foundation_payroll", "adp", "rippling")
         + tuple(sorted(n for n, s in load_apps().items() if s.kind == "erp")))
 
 CONTROLS = """() => {

@@ -24,7 +24,7 @@ from .funding import build_funding, funding_entries
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
-from .payroll import build_timecards, build_wage_determinations, build_workers
+from .payroll import build_assisted_wage_determinations, build_timecards, build_wage_determinations, build_workers
 from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META, SHARED_COMMITMENT
 from .requisitions import build_requisitions
 from .util import section_rng
@@ -53,7 +53,8 @@ def generate_book(seed: int = 7) -> dict:
     divergences.append(jsm_dba_entry(vendor_map[JSM_VENDOR]))
     commitments = build_commitments(section_rng(seed, "commitments"), jobs, vendors, code_desc)
     jsm = next(c for c in commitments if c["number"] == JSM_COMMITMENT)
-    wage_determinations = build_wage_determinations(section_rng(seed, "wage_determinations"), jobs)
+    wage_determinations = (build_wage_determinations(section_rng(seed, "wage_determinations"), jobs)
+                           + build_assisted_wage_determinations(section_rng(seed, "wage_determinations_assisted"), jobs))
     divergences += identity_entries(job_map[jsm["job"]], next(m for m in erp_map if m["code"] == jsm["lines"][0]["cost_code"]),
                                     vendor_map[jsm["vendor_id"]], wage_determinations[0],
                                     job_map[wage_determinations[0]["job"]])
@@ -75,7 +76,7 @@ def generate_book(seed: int = 7) -> dict:
     shared = next(c for c in commitments if c["number"] == SHARED_COMMITMENT)
     divergences += pm_entries(shared, vendor_map[shared["vendor_id"]])
     workers = build_workers(section_rng(seed, "workers"))
-    timecards = build_timecards(section_rng(seed, "timecards"), workers, wage_determinations)
+    timecards = build_timecards(seed, workers, wage_determinations)
     divergences += payroll_entries(wage_determinations, workers)
     for c in commitments:
         del c["_trade"], c["_fixed"]

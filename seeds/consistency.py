@@ -371,7 +371,7 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
         own["worker"].append("lcptracker")  # its own employee ids
     for app in payroll_apps():
         if any(r["employee_no"] not in ids for r in _rows(store, app, "employees")):
-            own["worker"].append(app)  # the payroll's own worker ids (ADP's Associate OIDs)
+            own["worker"].append(app)  # the payroll's own worker ids (ADP's Associate OIDs, Rippling's worker ids)
     crafts = {w["craft"] for w in workers}
     if any(r["classification"] not in crafts for r in _rows(store, "lcptracker", "payroll_records")):
         own["craft"].append("lcptracker")  # the WD's classification names

@@ -42,9 +42,10 @@ def coi_entries(vendors: dict, documents: list[dict]) -> list[dict]:
 
 # The payroll systems that charge labor to their own job numbers (FOUNDATION Payroll: FOUNDATION's).
 PAYROLL_JOB_SYSTEMS = ["foundation_payroll"]
-# The payroll systems that key a worker by an id of their own (ADP: the Associate OID); ADP's
-# departments keep the company's job numbers, so it is not among the job systems above.
-PAYROLL_WORKER_SYSTEMS = ["adp"]
+# The payroll systems that key a worker by an id of their own (ADP: the Associate OID; Rippling:
+# its worker id); their departments keep the company's job numbers, so they are not among the job
+# systems above.
+PAYROLL_WORKER_SYSTEMS = ["adp", "rippling"]
 
 
 def _pm_platforms() -> list:
@@ -157,8 +158,8 @@ def payroll_entries(wds: list[dict], workers: list[dict]) -> list[dict]:
         {**entry, "key": "worker", "systems": ["lcptracker", *PAYROLL_WORKER_SYSTEMS],
          "why": (f"A worker has one id per system: the company's {worker['worker_id']}, payroll's employee "
                  f"number {worker['foundation_employee']} (FOUNDATION Payroll's employee #), ADP Workforce "
-                 f"Now's Associate OID {worker['adp_aoid']} (aoid), and in LCPtracker an employee id of its "
-                 f"own; the same person is found by name and the last four of the SSN ({worker['ssn'][-4:]}).")},
+                 f"Now's Associate OID {worker['adp_aoid']} (aoid), Rippling's worker id {worker['rippling_id']}, "
+                 f"and in LCPtracker an employee id of its own; the same person is found by name and the last four of the SSN ({worker['ssn'][-4:]}).")},
         {**entry, "key": "craft",
          "why": ("Payroll pays by its craft code (CARP, OPER, ...; FOUNDATION Payroll's classes add the level, "
                  "CARP-J, CARP-A2); LCPtracker names the wage determination's classification (Carpenter; "

@@ -19,7 +19,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from . import names as N
-from .util import CENT, add_days, iso, money, unique_int
+from .util import CENT, add_days, iso, money, section_rng, unique_int
 
 N_WORKERS = 320
 WEEKS = 8
@@ -53,25 +53,39 @@ def _agency_contract(rng: random.Random, job: dict) -> str:
 
 def build_wage_determinations(rng: random.Random, jobs: list[dict]) -> list[dict]:
     """One Davis-Bacon wage determination per active public-works job; rates vary by county."""
-    out = []
-    for job in sorted((j for j in jobs if j["job_type"] == "public_works" and j["status"] == "active"),
-                      key=lambda j: j["job"]):
-        bump = Decimal(rng.randint(-60, 90)) / 100
-        rates = []
-        for code, cls, base, fringe, ratio, _share in CRAFTS:
-            jbase = q(Decimal(base) + bump)
-            jfringe = q(Decimal(fringe) + Decimal(rng.randint(-20, 30)) / 100)
-            rates.append({"craft": code, "classification": cls, "level": "J", "base": money(jbase),
-                          "fringe": money(jfringe), "apprentice_ratio": ratio})
-            for level, share in APPRENTICE_LEVELS.items():
-                rates.append({"craft": code, "classification": cls, "level": f"A{level}",
-                              "base": money(q(jbase * share)), "fringe": money(jfringe),
-                              "apprentice_ratio": ratio, "pct_of_journeyworker": str(int(share * 100))})
-        out.append({"job": job["job"], "contract_number": _agency_contract(rng, job),
-                    "wd_number": f"{job['state']}{job['start_date'][:4]}{rng.randint(1, 60):04d}",
-                    "modification": rng.randint(0, 4), "awarding_agency": job["customer"],
-                    "county": rng.choice(N.COUNTIES), "state": job["state"], "rates": rates})
-    return out
+    return [_wage_determination(rng, job) for job in sorted(
+        (j for j in jobs if j["job_type"] == "public_works" and j["status"] == "active"), key=lambda j: j["job"])]
+
+
+# Two college buildings built with federal grant money (a Department of Education facilities grant):
+# Davis-Bacon applies to federally assisted construction as to public works (29 CFR 5.1), so they
+# carry a wage determination too. Their payroll runs through Rippling (P_certified_payroll).
+FEDERALLY_ASSISTED = ("2728", "5240")
+
+
+def build_assisted_wage_determinations(rng: random.Random, jobs: list[dict]) -> list[dict]:
+    """The federally assisted jobs' wage determinations, from their own seed section (appended
+    after the public-works ones, so nothing drawn before them moves)."""
+    return [_wage_determination(rng, job) for job in sorted(
+        (j for j in jobs if j["job"] in FEDERALLY_ASSISTED and j["status"] == "active"), key=lambda j: j["job"])]
+
+
+def _wage_determination(rng: random.Random, job: dict) -> dict:
+    bump = Decimal(rng.randint(-60, 90)) / 100
+    rates = []
+    for code, cls, base, fringe, ratio, _share in CRAFTS:
+        jbase = q(Decimal(base) + bump)
+        jfringe = q(Decimal(fringe) + Decimal(rng.randint(-20, 30)) / 100)
+        rates.append({"craft": code, "classification": cls, "level": "J", "base": money(jbase),
+                      "fringe": money(jfringe), "apprentice_ratio": ratio})
+        for level, share in APPRENTICE_LEVELS.items():
+            rates.append({"craft": code, "classification": cls, "level": f"A{level}",
+                          "base": money(q(jbase * share)), "fringe": money(jfringe),
+                          "apprentice_ratio": ratio, "pct_of_journeyworker": str(int(share * 100))})
+    return {"job": job["job"], "contract_number": _agency_contract(rng, job),
+            "wd_number": f"{job['state']}{job['start_date'][:4]}{rng.randint(1, 60):04d}",
+            "modification": rng.randint(0, 4), "awarding_agency": job["customer"],
+            "county": rng.choice(N.COUNTIES), "state": job["state"], "rates": rates}
 
 
 def adp_aoid(worker_id: str) -> str:
@@ -79,6 +93,12 @@ def adp_aoid(worker_id: str) -> str:
     worker (no draw from the book's random stream, so nothing else in the book moves)."""
     digest = base64.b32encode(hashlib.sha256(f"aoid:{worker_id}".encode()).digest()).decode()
     return "G" + digest[:15]
+
+
+def rippling_id(worker_id: str) -> str:
+    """Rippling's worker (role) id: twenty-four lowercase hex digits, as its API returns them,
+    hashed from the worker like the aoid (no draw from the book's random stream)."""
+    return hashlib.sha256(f"rippling:{worker_id}".encode()).hexdigest()[:24]
 
 
 def build_workers(rng: random.Random) -> list[dict]:
@@ -96,6 +116,7 @@ def build_workers(rng: random.Random) -> list[dict]:
             "ssn": f"9{str(ssn)[:2]}-{str(ssn)[2:4]}-{str(ssn)[4:]}",
             "foundation_employee": str(unique_int(f"emp:{worker_id}", 5, used_emp)),
             "adp_aoid": adp_aoid(worker_id),
+            "rippling_id": rippling_id(worker_id),
             "craft": craft, "level": level,
             "apprentice_program": (f"{rng.choice(['NC', 'SC'])}-RAP-{rng.randint(10000, 99999)}"
                                    if level != "J" else None),
@@ -171,10 +192,35 @@ def timecard(job: str, week: date, worker: dict, rate: dict, hours: list[str], c
             "fica": money(fica), "withholding": money(fwt), "net": money(gross - fica - fwt)}
 
 
-def build_timecards(rng: random.Random, workers: list[dict], wds: list[dict]) -> list[dict]:
+def build_timecards(seed: int, workers: list[dict], wds: list[dict]) -> list[dict]:
     """Eight weeks of certified-payroll timecards on every prevailing-wage job (the last week of
-    P_certified_payroll's jobs with its planted findings)."""
-    return plant_findings(generate_timecards(rng, workers, wds), workers, wds)
+    P_certified_payroll's jobs with its planted findings). The public-works jobs' weeks come first,
+    as they always have; the federally assisted jobs' crews are drawn after them from their own
+    seed section among the workers on no public-works payroll, so nothing of the rest moves."""
+    public, assisted = _split(wds)
+    cards = plant_findings(generate_timecards(section_rng(seed, "timecards"), workers, public), workers, public)
+    cards += _assisted_timecards(seed, workers, assisted, cards)
+    return plant_findings(cards, workers, assisted)
+
+
+def fresh_timecards(seed: int, workers: list[dict], wds: list[dict]) -> list[dict]:
+    """Every job's timecards as payroll paid them, before any finding is planted (the private
+    split regenerates a week from them: tasks/families/p_certified_payroll.py)."""
+    public, assisted = _split(wds)
+    cards = generate_timecards(section_rng(seed, "timecards"), workers, public)
+    planted = plant_findings([dict(c) for c in cards], [dict(w) for w in workers], public)
+    return cards + _assisted_timecards(seed, workers, assisted, planted)
+
+
+def _split(wds: list[dict]) -> tuple[list[dict], list[dict]]:
+    return ([wd for wd in wds if wd["job"] not in FEDERALLY_ASSISTED],
+            [wd for wd in wds if wd["job"] in FEDERALLY_ASSISTED])
+
+
+def _assisted_timecards(seed: int, workers: list[dict], assisted: list[dict], public_cards: list[dict]) -> list[dict]:
+    busy = {c["worker_id"] for c in public_cards}
+    return generate_timecards(section_rng(seed, "timecards_assisted"),
+                              [w for w in workers if w["worker_id"] not in busy], assisted)
 
 
 def generate_timecards(rng: random.Random, workers: list[dict], wds: list[dict]) -> list[dict]:
@@ -209,6 +255,9 @@ PLANTED = {
     # the jobs whose certified payroll is reviewed against ADP Workforce Now (P_certified_payroll)
     "7481": ("misclassified", "ot_without_cash_fringe"),
     "9427": ("below_base", "fringe_short", "cash_fringe"),
+    # the federally assisted jobs whose certified payroll is reviewed against Rippling
+    "2728": ("unregistered_apprentice", "ot_straight_time"),
+    "5240": ("misclassified", "fringe_short", "cash_fringe_ot_overpaid"),
 }
 OFF_WD_CLASSIFICATION = {"OPER": "Operator"}  # a payroll's shorthand the WD does not list
 
@@ -314,7 +363,8 @@ def plant_findings(timecards: list[dict], workers: list[dict], wds: list[dict]) 
     last = iso(LAST_WEEK_ENDING)
     on_cards = {t["worker_id"] for t in timecards}
     free = [w for w in workers if w["worker_id"] not in on_cards]
-    out = [t for t in timecards if not (t["job"] in PLANTED and t["week_ending"] == last)]
+    jobs = {wd["job"] for wd in wds}
+    out = [t for t in timecards if not (t["job"] in PLANTED and t["job"] in jobs and t["week_ending"] == last)]
     for wd in wds:
         if wd["job"] not in PLANTED:
             continue

@@ -231,7 +231,8 @@ def test_certified_payroll_is_a_pdf_that_reads_back_as_lcptracker_imported_it(en
         assert f"{Decimal(tc['gross']):,.2f}" in text
     assert job["foundation_job"] in report["text"] and report["name"].endswith(".pdf")
     assert "not set up for certified payroll" in refused(env, "reports.certified_payroll", {
-        "job_no": next(j["foundation_job"] for j in book["jobs"] if j["status"] == "active" and j["job_type"] != "public_works"),
+        "job_no": next(j["foundation_job"] for j in book["jobs"] if j["status"] == "active"
+                       and j["job"] not in {wd["job"] for wd in book["wage_determinations"]}),
         "period_end": LAST})
 
 

@@ -45,7 +45,7 @@ def test_seeding_is_byte_identical_and_dense():
     book = load_book()
     assert len(first.rows("payroll_records")) == len(book["timecards"]) >= 800
     assert len(first.rows("employees")) >= 100
-    assert len(first.rows("projects")) == len(book["wage_determinations"]) == 8
+    assert len(first.rows("projects")) == len(book["wage_determinations"]) == 10  # 8 public works, 2 assisted
 
 
 def test_projects_carry_the_agency_contract_number_not_the_job(env):

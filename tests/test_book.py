@@ -297,7 +297,7 @@ def test_divergence_entries_point_at_real_records(book):
             assert d["family"] == "T_vendor_bank_change" and vendors[d["key"]]["phone"] in d["why"]
         elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:  # ADP keys a worker by his aoid
             assert d["field"] == "format" and d["family"] == "P_certified_payroll"
-            assert d["systems"] == (["lcptracker", "adp"] if d["key"] == "worker" else ["lcptracker"])
+            assert d["systems"] == (["lcptracker", "adp", "rippling"] if d["key"] == "worker" else ["lcptracker"])
         elif d["entity"] == "identity":
             assert d["key"] in {"job", "cost_code", "vendor", "commitment"} and d["field"] == "format"
             assert "procore" in d["systems"] and len(d["systems"]) >= 2
@@ -406,9 +406,11 @@ def test_certified_payroll_is_paid_as_the_wage_determination_requires(book):
     """Every timecard of the book pays at least the WD rate for its craft and level, overtime at
     1.5 x the basic rate, the fringe on every hour; crews keep within each craft's apprentice ratio.
     Except the weeks P_certified_payroll checks, whose planted findings its own test covers."""
-    from seeds.payroll import LAST_WEEK_ENDING, PLANTED
+    from seeds.payroll import FEDERALLY_ASSISTED, LAST_WEEK_ENDING, PLANTED
     wds = {w["job"]: {(r["craft"], r["level"]): r for r in w["rates"]} for w in book["wage_determinations"]}
-    assert set(wds) == {j["job"] for j in book["jobs"] if j["job_type"] == "public_works" and j["status"] == "active"}
+    # the active public-works jobs, and the federally assisted ones Davis-Bacon reaches too
+    assert set(wds) == {j["job"] for j in book["jobs"] if j["job_type"] == "public_works" and j["status"] == "active"
+                        } | set(FEDERALLY_ASSISTED)
     assert {"1042", "1990", "2014", "2041", "2200", "3100"} <= set(wds)
     workers = by(book["workers"], "worker_id")
     assert len(workers) >= 300 and len(book["timecards"]) >= 800

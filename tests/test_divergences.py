@@ -113,7 +113,7 @@ def test_each_kind_of_key_the_systems_write_their_own_way_is_registered_once(sto
     assert "sage_intacct" in registry["job"]["systems"] and "vista_erp" not in registry["job"]["systems"]
     assert {"gcpay", "lcptracker"} <= set(registry["job"]["systems"])
     assert registry["craft"]["systems"] == ["lcptracker"]
-    assert registry["worker"]["systems"] == ["lcptracker", "adp"]  # ADP keys a worker by his aoid
+    assert registry["worker"]["systems"] == ["lcptracker", "adp", "rippling"]  # ADP: the aoid; Rippling: its worker id
     assert "sage_intacct" not in registry["vendor"]["systems"]  # Procore's origin ids are Intacct's
 
 
@@ -203,7 +203,7 @@ def test_foundation_payroll_is_the_source_of_lcptrackers_records(store):
     payroll_rows = store.template("foundation_payroll").rows
     assert job["foundation_job"] in payroll_rows("jobs")
     assert worker["foundation_employee"] in payroll_rows("employees")
-    episode = store.create(["foundation_payroll", "adp", "lcptracker"])  # every payroll source is checked
+    episode = store.create(["foundation_payroll", "adp", "rippling", "lcptracker"])  # every payroll source is checked
     try:
         live = _EpisodeTemplates(episode)
         episode.app("foundation_payroll").conn.execute(

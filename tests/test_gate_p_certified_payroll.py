@@ -70,15 +70,17 @@ KIND_CATEGORY = {"over_ratio": "Apprentice ratio", "extra_apprentice": "Apprenti
 
 
 def test_six_jobs_each_with_its_own_planted_findings():
-    """Six jobs reviewed against FOUNDATION Payroll and two against ADP Workforce Now."""
+    """Six jobs reviewed against FOUNDATION Payroll, two against ADP Workforce Now and two against Rippling."""
     adp = [f"cf_P_certified_payroll_adp_{j}" for j in P.ADP_DEFECTS]
-    assert sorted(TASKS) == sorted([f"cf_P_certified_payroll_{j}" for j in P.JOBS] + adp)
-    assert set(P.JOBS) | set(P.ADP_DEFECTS) == set(PLANTED)
+    rippling = [f"cf_P_certified_payroll_rippling_{j}" for j in P.RIPPLING_DEFECTS]
+    assert sorted(TASKS) == sorted([f"cf_P_certified_payroll_{j}" for j in P.JOBS] + adp + rippling)
+    assert set(P.JOBS) | set(P.ADP_DEFECTS) | set(P.RIPPLING_DEFECTS) == set(PLANTED)
     assert {TASKS[i].apps for i in adp} == {("lcptracker", "adp")} and "ADP Workforce Now" in TASKS[adp[0]].instruction
+    assert {TASKS[i].apps for i in rippling} == {("lcptracker", "rippling")} and "Rippling" in TASKS[rippling[0]].instruction
     assert all(TASKS[f"cf_P_certified_payroll_{j}"].apps == ("lcptracker", "foundation_payroll") for j in P.JOBS)
     book = load_book()
     counts = set()
-    for job in P.JOBS + tuple(P.ADP_DEFECTS):
+    for job in P.JOBS + tuple(P.ADP_DEFECTS) + tuple(P.RIPPLING_DEFECTS):
         r = P.truth(book, job)
         planted = sorted(KIND_CATEGORY[k] for k in PLANTED[job] if k in KIND_CATEGORY)
         assert sorted(f.category for f in r.findings) == planted, job

@@ -29,6 +29,7 @@ def test_the_suite_is_the_papers_instances():
         + [f"cf_A_change_order_{j}" for j in ("3100", "5965", "7048", "9427")]
         + [f"cf_P_certified_payroll_{j}" for j in ("1042", "1990", "2014", "2041", "2200", "3100")]
         + [f"cf_P_certified_payroll_adp_{j}" for j in ("7481", "9427")]
+        + [f"cf_P_certified_payroll_rippling_{j}" for j in ("2728", "5240")]
         + [f"cf_T_positive_pay_{b}" for b in ("amount", "day", "duplicate", "loaded_twice", "payee", "stale", "void")]
         + [f"cf_T_positive_pay_chase_{b}" for b in ("loaded_twice", "payee", "stale")]
         + [f"cf_T_positive_pay_wells_{b}" for b in ("duplicate", "void")]

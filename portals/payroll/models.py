@@ -52,7 +52,7 @@ class Union(Base):
 class Employee(Base):
     __tablename__ = "employees"
 
-    employee_no: Mapped[str] = mapped_column(String(16), primary_key=True)
+    employee_no: Mapped[str] = mapped_column(String(24), primary_key=True)
     first_name: Mapped[str] = mapped_column(String(60))
     last_name: Mapped[str] = mapped_column(String(60), index=True)
     ssn_last4: Mapped[str] = mapped_column(String(4))
@@ -121,7 +121,7 @@ class Timecard(Base):
 
     timecard_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     pay_run_id: Mapped[int] = mapped_column(Integer, index=True)
-    employee_no: Mapped[str] = mapped_column(String(16), index=True)
+    employee_no: Mapped[str] = mapped_column(String(24), index=True)
     job_no: Mapped[str] = mapped_column(String(16), index=True)
     cost_code: Mapped[str] = mapped_column(String(12))
     cost_class: Mapped[str] = mapped_column(String(4))
@@ -145,7 +145,7 @@ class Check(Base):
 
     check_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     pay_run_id: Mapped[int] = mapped_column(Integer, index=True)
-    employee_no: Mapped[str] = mapped_column(String(16), index=True)
+    employee_no: Mapped[str] = mapped_column(String(24), index=True)
     check_number: Mapped[str | None] = mapped_column(String(12))
     pay_method: Mapped[str] = mapped_column(String(16))
     hours = mapped_column(Money)

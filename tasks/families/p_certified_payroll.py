@@ -7,7 +7,9 @@ ratios), the week's payroll records imported from payroll and the employees (the
 apprentice registration) are all in LCPtracker; the payroll system the instance names is the
 payroll source those records were imported from: FOUNDATION Payroll (the job under FOUNDATION's
 number) for jobs 1042-3100, ADP Workforce Now (the job as a department, workers under their
-Associate OIDs) for jobs 7481 and 9427 (cf_P_certified_payroll_adp_<job>). Either keeps the
+Associate OIDs) for jobs 7481 and 9427 (cf_P_certified_payroll_adp_<job>), Rippling (the job as a
+project, workers under Rippling's worker ids) for the federally assisted jobs 2728 and 5240
+(cf_P_certified_payroll_rippling_<job>). Each keeps the
 contract number on the job's certified setup, the week's pay by pay class, the employees' crafts
 and apprenticeship programs and a Certified Payroll report, and ties out to LCPtracker record by
 record (seeds/consistency.py payroll_mismatches), so the same evidence can be read there. The
@@ -48,6 +50,9 @@ APPS = (APP, PAYROLL)
 JOBS = ("1042", "1990", "2014", "2041", "2200", "3100")
 # the jobs paid through ADP Workforce Now, and what each instance leads with
 ADP_DEFECTS = {"7481": "skilled_worker_paid_as_laborer", "9427": "fringe_short_beside_cash_fringe"}
+# the federally assisted jobs paid through Rippling (seeds/payroll.py FEDERALLY_ASSISTED)
+RIPPLING_DEFECTS = {"2728": "unregistered_apprentice_beside_overtime",
+                    "5240": "misclassified_beside_cash_fringe_overtime"}
 WEEK = "2026-06-27"
 NOTE, CERTIFY = f"{APP}.payroll_records.add_note", f"{APP}.cpr.certify_and_submit"
 DEFECTS = {"1042": "apprentice_over_ratio", "1990": "apprentice_not_registered",
@@ -370,7 +375,9 @@ def task(book: dict, job: str, defect: str, instance_id: str | None = None, payr
 def instances(book: dict) -> list[Task]:
     return ([task(book, job, DEFECTS[job]) for job in JOBS]
             + [task(book, job, defect, instance_id=f"cf_P_certified_payroll_adp_{job}", payroll="adp")
-               for job, defect in ADP_DEFECTS.items()])
+               for job, defect in ADP_DEFECTS.items()]
+            + [task(book, job, defect, instance_id=f"cf_P_certified_payroll_rippling_{job}", payroll="rippling")
+               for job, defect in RIPPLING_DEFECTS.items()])
 
 
 # -- the private split (tasks/private.py) ----------------------------------------------------
@@ -411,22 +418,21 @@ def _week_review(job: str, cards: list[dict], workers: dict, wd: dict) -> Review
 def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     """Every prevailing-wage job's last week (the week ending 2026-06-27, the one CPR in draft:
     the period is the book's), its findings dealt by the salt. The jobs no FOUNDATION instance uses
-    come first (7481 and 9427, whose public instances are ADP's), then the FOUNDATION ones in a
+    come first (7481 and 9427, whose public instances are ADP's, and 2728 and 5240, Rippling's),
+    then the FOUNDATION ones in a
     salted order, each week regenerated as payroll paid it
     (seeds/payroll.py, before any finding is planted) so that nothing of the public instance's
     findings is left. The six defect variants are dealt to six jobs in a salted order; each job's
     week gets its variant's kind and one or two more findings (salted kinds), planted on salted
     workers (and for an added apprentice, a salted worker from those on no payroll). A mix that
     does not take in a week, or whose findings are the public instance's, is drawn again."""
-    from seeds.payroll import generate_timecards
-    from seeds.util import section_rng
+    from seeds.payroll import fresh_timecards
 
     week_of = lambda cards, job: [c for c in cards if c["job"] == job and c["week_ending"] == WEEK]  # noqa: E731
     wds = {wd["job"]: wd for wd in book["wage_determinations"]}
     others = sorted(j for j in wds if j not in JOBS and ("timecards", j) not in claimed)
     public = rng.sample([j for j in JOBS if ("timecards", j) not in claimed], len(JOBS))
-    fresh = generate_timecards(section_rng(book["meta"]["seed"], "timecards"), book["workers"],
-                               book["wage_determinations"])
+    fresh = fresh_timecards(book["meta"]["seed"], book["workers"], book["wage_determinations"])
     workers = {w["worker_id"]: w for w in book["workers"]}
     on_cards = {c["worker_id"] for c in book["timecards"]}
     free = [w for w in book["workers"] if w["worker_id"] not in on_cards]
@@ -439,7 +445,7 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
             break
         wd = wds[job]
         rates = {(r["craft"], r["level"]): r for r in wd["rates"]}
-        published = job in JOBS or job in ADP_DEFECTS  # a public instance's week: deal another mix
+        published = job in JOBS or job in ADP_DEFECTS or job in RIPPLING_DEFECTS  # a public instance's week: deal another mix
         if published and public_book is None:
             from seeds.book import load_book
 
