@@ -86,11 +86,30 @@ def supplier_name(vendor: dict, salt: str) -> str:
     return f"{PLACES[h % len(PLACES)]} {goods}{SUFFIXES[(h // 7) % len(SUFFIXES)]}"
 
 
+def findable(v: dict, vendors: list[dict]) -> bool:
+    """Whether AP finds the sub in the ERP by the name a notice gives: the only vendor spelled like
+    its legal name (and its DBA, if any), and Vista's spelling holds the name's first two words
+    (Vista abbreviates some names past a search)."""
+    from seeds.consistency import same_company
+
+    first = " ".join(w.strip(".,") for w in v["legal_name"].split()[:2]).lower()
+    alike = sum(same_company(x["legal_name"], v["legal_name"]) for x in vendors)
+    dba_alike = v["dba"] and sum(same_company(x["dba"] or "", v["dba"]) or same_company(x["legal_name"], v["dba"])
+                                 for x in vendors)
+    return (alike == 1 and dba_alike in (None, 1) and first in v["names"]["vista"].lower()
+            and same_company(v["names"]["vista"], v["legal_name"]))
+
+
+def address(v: dict) -> str:
+    """The hiring sub's address as a notice gives it (and as the vendor master keeps it)."""
+    return f"{v['address']}, {v['city']}, {v['state']} {v['zip']}"
+
+
 def _candidates(book: dict) -> list[tuple[dict, dict]]:
     """(job, sub) pairs for a notice: an active private job and a first-tier sub with an approved
-    subcontract on it, an active vendor, in the book's order."""
+    subcontract on it, an active vendor AP finds by name, in the book's order."""
     jobs = {j["job"]: j for j in book["jobs"]}
-    vendors = {v["vendor_id"]: v for v in book["vendors"]}
+    vendors = {v["vendor_id"]: v for v in book["vendors"] if findable(v, book["vendors"])}
     out, seen = [], set()
     for c in book["commitments"]:
         job, v = jobs.get(c["job"]), vendors.get(c["vendor_id"])
@@ -139,6 +158,7 @@ def notice(kind: str, job: dict, v: dict, today: date | None = None) -> dict:
               "covered": ("Unconditional Progress", period)}[kind]
     return {"kind": kind, "job": job["job"], "vendor_id": v["vendor_id"],
             "claimant": supplier_name(v, "planted"), "hired_by": v["dba"] if kind == "dba" else v["legal_name"],
+            "hired_by_address": address(v),
             "received": received.isoformat(), "period_end": period.isoformat(),
             "amount": f"{25000 + h % 90 * 1000}.00",
             "waiver": None if waiver is None else {"type": waiver[0], "through": waiver[1].isoformat(),
@@ -161,7 +181,7 @@ def background(book: dict, today: date) -> list[dict]:
         received = max(date.fromisoformat(job["start_date"]), today - timedelta(days=400)) + timedelta(days=20 + h % 60)
         through = month_end(today.replace(day=1) - timedelta(days=1))
         out.append({"kind": "resolved", "job": job["job"], "vendor_id": v["vendor_id"],
-                    "claimant": name, "hired_by": v["legal_name"],
+                    "claimant": name, "hired_by": v["legal_name"], "hired_by_address": address(v),
                     "received": min(received, today - timedelta(days=30)).isoformat(),
                     "period_end": through.isoformat(), "amount": f"{12000 + h % 80 * 1000}.00",
                     "waiver": {"type": "Unconditional Progress", "through": through.isoformat(),

@@ -59,7 +59,8 @@ def deadline_row(d: Deadline, j: Job | None = None, today: date | None = None) -
 
 def notice_row(n: Notice, j: Job | None = None) -> dict:
     return {"notice_id": n.notice_id, "job_id": n.job_id, "job_name": j.name if j else "", "claimant": n.claimant,
-            "claimant_role": n.claimant_role, "hired_by": n.hired_by, "received": n.received,
+            "claimant_role": n.claimant_role, "hired_by": n.hired_by,
+            "hired_by_address": n.hired_by_address, "received": n.received,
             "estimated_amount": n.estimated_amount, "status": n.status}
 
 

@@ -58,6 +58,7 @@ class Notice(Base):
     claimant: Mapped[str] = mapped_column(String(200), index=True)
     claimant_role: Mapped[str] = mapped_column(String(40))  # Material Supplier | Sub-subcontractor
     hired_by: Mapped[str] = mapped_column(String(200))  # as the claimant wrote it
+    hired_by_address: Mapped[str] = mapped_column(String(200))
     received: Mapped[str] = mapped_column(String(10))
     estimated_amount = mapped_column(Money)
     status: Mapped[str] = mapped_column(String(12))  # Open | Resolved

@@ -42,7 +42,8 @@ def seed_lien(session, book, rng, clock, spec) -> None:
     for n in [*levelset.background(book, today), *levelset.planted(book)]:
         nid = stable_id(app, "notice", n["job"], n["vendor_id"])
         session.add(Notice(notice_id=nid, job_id=ids[n["job"]], claimant=n["claimant"], claimant_role="Material Supplier",
-                           hired_by=n["hired_by"], received=n["received"], estimated_amount=Decimal(n["amount"]),
+                           hired_by=n["hired_by"], hired_by_address=n["hired_by_address"],
+                           received=n["received"], estimated_amount=Decimal(n["amount"]),
                            status="Resolved" if n["kind"] == "resolved" else "Open"))
         w = n["waiver"]
         if w:
