@@ -365,6 +365,9 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     for app in payroll_apps():
         if {r["job_no"] for r in _rows(store, app, "jobs")} - procore_jobs:
             own["job"].append(app)  # the payroll's own job numbers (FOUNDATION's)
+    for app in lien_apps():
+        if any(str(r["job_id"]) != r["customer_job_number"] for r in _rows(store, app, "jobs")):
+            own["job"].append(app)  # Levelset's own job ids
     workers = book.get("workers", [])
     ids = {w["worker_id"] for w in workers} | {w["foundation_employee"] for w in workers}
     if any(str(r["employee_id"]) not in ids for r in _rows(store, "lcptracker", "employees")):
@@ -611,13 +614,35 @@ def payments_mismatches(store, book: dict) -> list[Mismatch]:
     return out
 
 
+def lien_apps() -> list[str]:
+    from portals.core.registry import load_apps
+
+    return [name for name, spec in load_apps().items() if spec.manifest.get("line") == "lien"]
+
+
+def lien_mismatches(store, book: dict) -> list[Mismatch]:
+    """Each lien-rights app's notices against the vendor master: the sub a notice says hired its
+    claimant, found by legal name or DBA, and named otherwise than by its legal name."""
+    vendors = book.get("vendors", [])
+    out = []
+    for app in lien_apps():
+        for n in _rows(store, app, "notices"):
+            v = next((v for v in vendors if same_company(n["hired_by"], v["legal_name"])), None)
+            if v is not None:
+                continue
+            v = next((v for v in vendors if v["dba"] and same_company(n["hired_by"], v["dba"])), None)
+            out.append(Mismatch("lien_notice", v["vendor_id"] if v else n["hired_by"], "hired_by",
+                                f"{app} has a notice hired by {n['hired_by']!r}"))
+    return out
+
+
 def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
             + coi_mismatches(store) + gcpay_mismatches(store) + payroll_mismatches(store) + pm_mismatches(store)
             + boq_mismatches(store)
             + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
-            + payments_mismatches(store, book))
+            + payments_mismatches(store, book) + lien_mismatches(store, book))
 
 
 def unregistered(mismatches: list[Mismatch], registry: list[dict]) -> list[Mismatch]:

@@ -42,6 +42,8 @@ def coi_entries(vendors: dict, documents: list[dict]) -> list[dict]:
 
 # The payroll systems that charge labor to their own job numbers (FOUNDATION Payroll: FOUNDATION's).
 PAYROLL_JOB_SYSTEMS = ["foundation_payroll"]
+# The lien-rights systems that number a job themselves, the company's number a field beside it.
+LIEN_JOB_SYSTEMS = ["levelset"]
 # The payroll systems that key a worker by an id of their own (ADP: the Associate OID; Rippling:
 # its worker id); their departments keep the company's job numbers, so they are not among the job
 # systems above.
@@ -130,7 +132,7 @@ def identity_entries(job: dict, code: dict, vendor: dict, wd: dict, wd_job: dict
     entry = {"entity": "identity", "field": "format", "family": "C_invoice_code"}
     return [
         {**entry, **own_keys("job"), "key": "job",
-         "systems": ["procore", *own_jobs, "gcpay", "lcptracker", *PAYROLL_JOB_SYSTEMS],
+         "systems": ["procore", *own_jobs, "gcpay", "lcptracker", *PAYROLL_JOB_SYSTEMS, *LIEN_JOB_SYSTEMS],
          "why": (f"Each system numbers a job its own way ({said(jobs)}): carrying work from Procore "
                  f"into an ERP means finding that ERP's own job or project, and GCPay's project "
                  f"carries the job number beside its own code. LCPtracker files each prevailing-wage "
@@ -138,7 +140,8 @@ def identity_entries(job: dict, code: dict, vendor: dict, wd: dict, wd_job: dict
                  f"{wd['contract_number']}); its name and location are the job's. FOUNDATION Payroll, "
                  f"the payroll those records come from, charges labor to FOUNDATION's job numbers "
                  f"(job {wd['job']} is {wd_job.get('foundation_job', wd['job'])}) and keeps the agency's "
-                 f"contract number on the job's certified payroll setup.")},
+                 f"contract number on the job's certified payroll setup. Levelset numbers each job "
+                 f"itself and keeps the company's job number beside it as \"Your job #\".")},
         {**entry, **own_keys("cost_code"), "key": "cost_code", "systems": ["procore", *own_codes],
          "why": (f"Each system writes a cost code its own way ({said(codes)}); the cost type is a "
                  f"separate field everywhere. Procore's ERP cost-code map is the crosswalk.")},
@@ -318,3 +321,22 @@ def corpay_entries(book: dict) -> list[dict]:
 
 def corpay_name(vendor: dict) -> str:
     return vendor["dba"] or vendor["legal_name"]
+
+
+def levelset_entries(book: dict) -> list[dict]:
+    """Levelset against the vendor master: a preliminary notice names the first-tier sub who hired
+    its claimant as the claimant wrote it, here the DBA the sub trades under (H_levelset_notice_holds'
+    first twist: the notice must still be mapped to the sub's vendor)."""
+    from . import levelset
+
+    vendors = {v["vendor_id"]: v for v in book["vendors"]}
+    out = []
+    for n in levelset.planted(book):
+        v = vendors[n["vendor_id"]]
+        if n["hired_by"] != v["legal_name"]:
+            out.append({"entity": "lien_notice", "key": v["vendor_id"], "field": "hired_by", "systems": ["levelset"],
+                        "family": "H_levelset_notice_holds",
+                        "why": (f"{n['claimant']} served a preliminary notice on job {n['job']} saying it was hired "
+                                f"by '{n['hired_by']}', the DBA of {v['legal_name']} (Vista vendor "
+                                f"{v['vista_vendor']}), our first-tier sub there.")})
+    return out

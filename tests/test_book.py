@@ -295,6 +295,9 @@ def test_divergence_entries_point_at_real_records(book):
         elif d["entity"] == "bank_change":  # a request to pay a vendor somewhere the master does not know
             assert d["key"] in vendors and d["field"] == "bank_account" and d["systems"] == ["corpay"]
             assert d["family"] == "T_vendor_bank_change" and vendors[d["key"]]["phone"] in d["why"]
+        elif d["entity"] == "lien_notice":  # a notice naming the sub who hired its claimant by its DBA
+            assert d["key"] in vendors and d["field"] == "hired_by" and d["systems"] == ["levelset"]
+            assert d["family"] == "H_levelset_notice_holds" and f"'{vendors[d['key']]['dba']}'" in d["why"]
         elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:  # ADP keys a worker by his aoid
             assert d["field"] == "format" and d["family"] == "P_certified_payroll"
             assert d["systems"] == (["lcptracker", "adp", "rippling"] if d["key"] == "worker" else ["lcptracker"])

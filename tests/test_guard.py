@@ -82,6 +82,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return _track1099_accepted(env, tool)
     if app == "corpay":
         return _corpay_accepted(env, tool)
+    if app == "levelset":
+        return _levelset_accepted(env, tool)
     if APPS[app].kind == "bank":
         return _bank_accepted(env, app, tool)
     if APPS[app].kind == "payroll":
@@ -186,6 +188,21 @@ def _corpay_accepted(env, tool: str) -> dict:
             "routing_number": "043000096", "account_number": "1234567890"}
 
 
+def _levelset_accepted(env, tool: str) -> dict:
+    """A request drafted in the episode (only a draft can be sent), and a private job to sign,
+    order and file on."""
+    job = _first(env, "levelset.jobs.list", {"project_type": "Private", "status": "Active"})["job_id"]
+    if tool == "waiver.request":
+        notice = _first(env, "levelset.notices.list", {"status": "Open"})["notice_id"]
+        draft = env.call("levelset.waiver_request.draft", {"notice_id": notice, "waiver_type": "Unconditional Progress",
+                                                           "through_date": "2026-04-30"})
+        return {"waiver_id": draft["waiver_id"]}
+    return {"waiver.sign": {"job_id": job, "waiver_type": "Conditional Progress", "through_date": "2026-05-31",
+                            "amount": "1000.00"},
+            "notice.order": {"job_id": job, "document": "Notice of Intent to Lien", "recipient": "The owner"},
+            "lien.file": {"job_id": job, "amount": "1000.00"}}[tool]
+
+
 def _track1099_accepted(env, tool: str) -> dict:
     """A cart with a form in it, an accepted form whose copy was not delivered yet, a recipient
     without a W-9."""
@@ -275,6 +292,11 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "bid_package.send_rfq": {"number": MISSING},
     "vendor.payment_method.update": {"supplier_id": 999999999, "payment_method": "Check"},
     "vendor.bank_change.apply": {"change_id": 999999999},
+    "waiver.request": {"waiver_id": 999999999},
+    "waiver.sign": {"job_id": 999999999, "waiver_type": "Conditional Progress", "through_date": "2026-05-31",
+                    "amount": "1000.00"},
+    "notice.order": {"job_id": 999999999, "document": "Notice of Intent to Lien", "recipient": "The owner"},
+    "lien.file": {"job_id": 999999999, "amount": "1000.00"},
 }
 for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
     for _service, _args in (("create_shared_link", {"file_id": 999999999}),
@@ -456,6 +478,15 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("apply bank change", f"{base}/bank-changes/{ids['vendor.bank_change.apply']['change_id']}/apply", {}),
                 ("change payment method", f"{base}/suppliers/{method['supplier_id']}/payment-method",
                  {k: v for k, v in method.items() if k != "supplier_id"})]
+    if app == "levelset":
+        ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
+        sign, order, lien = ids["waiver.sign"], ids["notice.order"], ids["lien.file"]
+        return [("send waiver request", f"{base}/waivers/{ids['waiver.request']['waiver_id']}/send", {}),
+                ("sign waiver", f"{base}/jobs/{sign['job_id']}/sign",
+                 {k: v for k, v in sign.items() if k != "job_id"}),
+                ("order notice", f"{base}/jobs/{order['job_id']}/order",
+                 {k: v for k, v in order.items() if k != "job_id"}),
+                ("file lien", f"{base}/jobs/{lien['job_id']}/lien", {"lien_amount": lien["amount"]})]
     if APPS[app].kind == "bank":
         ids = {APPS[app].tool_map[tool]: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
         pressed = {"approve_payment": lambda a: ("approve", f"{base}/payments/{a['payment_id']}/approve", {}),
@@ -535,6 +566,13 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                      "account_number": "1234567890"}),
                    ("payment method, no such supplier", f"{base}/suppliers/999999999/payment-method",
                     {"payment_method": "Check"})],
+        "levelset": [("send, no such waiver", f"{base}/waivers/999999999/send", {}),
+                     ("send, a received waiver", f"{base}/waivers/{{received}}/send", {}),
+                     ("file lien, a public job", f"{base}/jobs/{{public}}/lien", {"lien_amount": "1000.00"}),
+                     ("order, no recipient", f"{base}/jobs/{{private}}/order",
+                      {"document": "Notice of Intent to Lien", "recipient": " "}),
+                     ("sign, no such job", f"{base}/jobs/999999999/sign",
+                      {"waiver_type": "Conditional Progress", "through_date": "2026-05-31", "amount": "1000.00"})],
         "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
                     ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
         "gcpay": [("submit, no such pay app", f"{base}/pay-apps/999999999/submit", {}),
@@ -657,6 +695,10 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
         elif app == "corpay":
             fill = {"paid": _first(env, "corpay.payments.list", {"status": "Paid"})["payment_id"],
                     "supplier": _first(env, "corpay.vendors.list", {})["supplier_id"]}
+        elif app == "levelset":
+            fill = {"received": _first(env, "levelset.waivers.list", {"status": "Received"})["waiver_id"],
+                    "public": _first(env, "levelset.jobs.list", {"project_type": "Public"})["job_id"],
+                    "private": _first(env, "levelset.jobs.list", {"project_type": "Private"})["job_id"]}
         elif APPS[app].kind == "bank":
             payments = f"{app}.{APPS[app].service_tool_names['list_payments']}"
             fill = {"draft": _first(env, payments, {"status": "Draft"})["payment_id"],

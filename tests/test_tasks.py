@@ -40,7 +40,8 @@ def test_the_suite_is_the_papers_instances():
         + [f"cf_A_uncommitted_costs_{j}" for j in ("3412", "8693")]
         + [f"cf_T_vendor_bank_change_corpay_{k}" for k in ("callback", "lookalike")]
         + [f"cf_B_progress_claim_boq_{j}" for j in ("7048", "7951")]
-        + [f"cf_B_draw_funding_{j}" for j in ("2736", "5965")])
+        + [f"cf_B_draw_funding_{j}" for j in ("2736", "5965")]
+        + [f"cf_H_levelset_notice_holds_{j}" for j in ("1632", "2728", "2736", "2780")])
 
 
 def test_the_forecast_task_matches_the_papers_example_and_starts_stale(store):

@@ -1,4 +1,4 @@
-"""The Compliance archetype, in two lines of business that share its shape (records a regulator
+"""The Compliance archetype, in several lines of business that share its shape (records a regulator
 needs, checked and prepared here, filed only by a person):
 
 - certified payroll (`line = "payroll"`, the default; LCPtracker): projects with their wage
@@ -8,13 +8,19 @@ needs, checked and prepared here, filed only by a person):
   forms from draft to the cart, TIN matching, and the guarded e-file, copy delivery and W-9 requests;
 - AP payments (`line = "payments"`; Corpay): suppliers with their payment method and bank details,
   bank-detail change requests, payment files and payments, holds, and the guarded payment approval
-  and bank-detail change.
+  and bank-detail change;
+- lien rights (`line = "lien"`; Levelset): jobs with their furnishing dates, the deadlines the state's
+  rules give them, preliminary notices received, lien waivers and document orders, and the guarded
+  waiver requests and signatures, notice orders and lien filings.
 
 A vendor's manifest names its line; each line has its own tables, services, seed and pages.
 """
 from portals.core.registry import Archetype
 
-from . import pay_services, services, tax_services
+from . import lien_services, pay_services, services, tax_services
+from .lien_models import Base as LienBase
+from .lien_seed import seed_lien
+from .lien_views import make_lien_blueprint
 from .models import Base
 from .pay_models import Base as PayBase
 from .pay_seed import seed_pay
@@ -31,4 +37,6 @@ ARCHETYPES = {"payroll": ARCHETYPE,
               "tax": Archetype(name="compliance", metadata=TaxBase.metadata, services=tax_services, seed=seed_tax,
                                blueprint=make_tax_blueprint),
               "payments": Archetype(name="compliance", metadata=PayBase.metadata, services=pay_services, seed=seed_pay,
-                                    blueprint=make_pay_blueprint)}
+                                    blueprint=make_pay_blueprint),
+              "lien": Archetype(name="compliance", metadata=LienBase.metadata, services=lien_services, seed=seed_lien,
+                                blueprint=make_lien_blueprint)}

@@ -67,7 +67,7 @@ def create_payment_hold(ctx, vendor_id: str, reason: Text) -> dict:
 
     Args:
         vendor_id: The vendor in this product's own id ({vendor_id_format}).
-        reason: Why payments are held, e.g. "Certificate of insurance expired 2026-05-31".
+        reason: Why payments are held, e.g. "Certificate of insurance expired; no current certificate on file".
     """
     vendor = L.vendor(ctx, vendor_id)
     if not reason.strip():
