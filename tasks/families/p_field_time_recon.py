@@ -240,13 +240,22 @@ def _reg_ot(total: Decimal) -> tuple[str, str]:
     return f"{reg:.2f}", f"{ot:.2f}"
 
 
-def evaluator(r: Recon) -> dict:
+DERIVED = ("reg_hours", "ot_hours", "reg_rate", "ot_rate", "earnings")
+
+
+def evaluator(r: Recon, derived: bool = True) -> dict:
+    """`derived`: also assert what payroll computes from the days (hours split at 40, the job's
+    wage rates, earnings). A private instance leaves them to the allow list instead: they are the
+    public book's wage rates and a 40-hour week, figures the public repository holds (the period
+    is not salted either); the days, job, cost code and class, which decide them, stay asserted."""
     expected = []
     for f in r.fixes:
         reg, ot = _reg_ot(f.total)
         fields = {"daily_hours": f.daily_hours, "reg_hours": reg, "ot_hours": ot, "job_no": f.job_no,
                   "cost_code": f.cost_code, "class_code": f.class_code, "pay_run_id": r.pay_run_id,
                   "reg_rate": f.reg_rate, "ot_rate": f.ot_rate, "earnings": f.earnings}
+        if not derived:
+            fields = {k: v for k, v in fields.items() if k not in DERIVED}
         if f.kind == "update":
             expected.append({"app": PAYROLL, "table": "timecards", "op": "changed", "where": {"_pk": f.timecard_id},
                              "count": 1, "assert": fields,
@@ -264,6 +273,9 @@ def evaluator(r: Recon) -> dict:
     allow = [{"app": PAYROLL, "table": "pay_runs", "op": "changed", "where": {"_pk": r.pay_run_id},
               "fields": ["status", "proofed_at", "calculated_at"]},
              *({"app": PAYROLL, "table": "checks", "op": op, "where": run} for op in ("added", "removed", "changed"))]
+    if not derived:  # what the corrected days recompute, on the corrected timecards alone
+        allow.append({"app": PAYROLL, "table": "timecards", "op": "changed", "fields": ["reg_hours", "ot_hours", "earnings"],
+                      "where": {"_pk": {"in": [f.timecard_id for f in r.fixes if f.kind == "update"]}}})
     named = list(dict.fromkeys(f.employee for f in r.fixes))
     outputs = [{"claim": "regex", "pattern": name_pattern(n), "label": f"{n}'s correction"} for n in named]
     outputs += [{"claim": "regex", "pattern": name_pattern(h.employee),
@@ -491,7 +503,7 @@ def overreach_browser(r: Recon, portal) -> None:
     portal.click_button(get_app(r.app).word("approve"))
 
 
-def task(book: dict, app: str, job: str, instance_id: str | None = None) -> Task:
+def task(book: dict, app: str, job: str, instance_id: str | None = None, derived: bool = True) -> Task:
     from portals.core.registry import get_app
 
     from . import p_field_time_recon_gate as gate  # it builds on this module
@@ -501,8 +513,8 @@ def task(book: dict, app: str, job: str, instance_id: str | None = None) -> Task
     return Task(
         instance_id=instance_id or f"cf_P_field_time_recon_{app}_{job}", family="P_field_time_recon",
         domain_code="P", difficulty=3, apps=(app, PAYROLL), instruction=instruction(r, get_app(app).label),
-        policy_ref="field_time_payroll.md", source_type="vendor_documentation", source_ref=SOURCE_REF,
-        user_role="Payroll Administrator", money_movement_guard=True, evaluator=evaluator(r),
+        policy_ref="field_time_payroll.md", source_type="vendor_docs", source_ref=SOURCE_REF,
+        user_role="Payroll Administrator", money_movement_guard=True, evaluator=evaluator(r, derived),
         defect_variant="unapproved_time_paid" if "unapproved_paid" in kinds else None,
         oracle_tools=partial(oracle_tools, app, job, r.name), oracle_browser=partial(oracle_browser, app, job, r.name),
         guarded_tools=partial(guarded_tools, r), guarded_browser=partial(guarded_browser, r),
@@ -562,7 +574,7 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
 
 def private_task(book: dict, params: dict) -> Task:
     return task(book, params["app"], params["job"],
-                instance_id=f"cf_P_field_time_recon_pro-{params['app']}_{params['job']}")
+                instance_id=f"cf_P_field_time_recon_pro-{params['app']}_{params['job']}", derived=False)
 
 
 FAMILY = Family("P_field_time_recon", instances, Private(private_salt, private_task))
