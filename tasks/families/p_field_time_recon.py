@@ -574,7 +574,7 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
 
 def private_task(book: dict, params: dict) -> Task:
     return task(book, params["app"], params["job"],
-                instance_id=f"cf_P_field_time_recon_pro-{params['app']}_{params['job']}", derived=False)
+                instance_id=f"cf_P_field_time_recon_pro-{params['app']}-{params['job']}", derived=False)
 
 
 FAMILY = Family("P_field_time_recon", instances, Private(private_salt, private_task))
