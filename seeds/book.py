@@ -17,11 +17,12 @@ from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
 from .costs import build_budget_lines, build_job_cost, job_cost_for
 from .divergences import (change_order_entries, coi_entries, corpay_entries, finalize, gcpay_entries, identity_entries,
-                          jsm_dba_entry, levelset_entries, payroll_entries, pm_entries, tax_entries, treasury_entries)
+                          field_time_entries, jsm_dba_entry, levelset_entries, payroll_entries, pm_entries, tax_entries, treasury_entries)
 from .documents import build_coi_renewals, build_documents
 from .eapps import build_eapps, eapp_entries
 from .funding import build_funding, funding_entries
 from .erp_keys import assign_job_numbers
+from .fieldtime import build_field_time_exceptions
 from .jobs import build_jobs
 from .mail import build_mail
 from .payroll import build_assisted_wage_determinations, build_timecards, build_wage_determinations, build_workers
@@ -78,6 +79,8 @@ def generate_book(seed: int = 7) -> dict:
     workers = build_workers(section_rng(seed, "workers"))
     timecards = build_timecards(seed, workers, wage_determinations)
     divergences += payroll_entries(wage_determinations, workers)
+    field_time_exceptions = build_field_time_exceptions(timecards, workers)
+    divergences += field_time_entries(field_time_exceptions, workers)
     for c in commitments:
         del c["_trade"], c["_fixed"]
     # The construction-law firm retained in 2025, added last with its own seed section so that
@@ -127,6 +130,7 @@ def generate_book(seed: int = 7) -> dict:
         "wage_determinations": wage_determinations,
         "workers": workers,
         "timecards": timecards,
+        "field_time_exceptions": field_time_exceptions,
         "workbooks": workbooks,
         "boq": boq,
         "divergences": finalize(divergences),

@@ -14,6 +14,7 @@ from collections import defaultdict
 from decimal import Decimal
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from .erp_keys import ERP_KEYS, erp_code
 
@@ -368,6 +369,9 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     for app in lien_apps():
         if any(str(r["job_id"]) != r["customer_job_number"] for r in _rows(store, app, "jobs")):
             own["job"].append(app)  # Levelset's own job ids
+    for app in fieldtime_apps():
+        if {r["project_id"] for r in _rows(store, app, "projects")} - procore_jobs:
+            own["job"].append(app)  # field time's projects under FOUNDATION's job numbers (Rhumbix)
     workers = book.get("workers", [])
     ids = {w["worker_id"] for w in workers} | {w["foundation_employee"] for w in workers}
     if any(str(r["employee_id"]) not in ids for r in _rows(store, "lcptracker", "employees")):
@@ -558,6 +562,43 @@ def payroll_mismatches(store) -> list[Mismatch]:
     return out
 
 
+def fieldtime_apps() -> list[str]:
+    """Every field-time system the registry knows (the FieldTime archetype's vendors)."""
+    from portals.core.registry import load_apps
+    return [spec.name for spec in load_apps().values() if spec.kind == "fieldtime"]
+
+
+def fieldtime_mismatches(store, book: dict) -> list[Mismatch]:
+    """Field time is the source of payroll's hours: each worker's approved (or exported) hours on a
+    job, day by day, are the hours FOUNDATION Payroll's timecard for that job and week pays, and
+    no day waits for the foreman's approval. Keyed job/week/worker in the book's own ids."""
+    jobs = {j["job"]: j["job"] for j in book.get("jobs", [])}
+    jobs.update({j["foundation_job"]: j["job"] for j in book.get("jobs", []) if j.get("foundation_job")})
+    workers = {w["foundation_employee"]: w["worker_id"] for w in book.get("workers", [])}
+    weeks = {r["pay_run_id"]: r["period_end"] for r in _rows(store, "foundation_payroll", "pay_runs")}
+    paid: dict[tuple, list[Decimal]] = {}
+    for t in _rows(store, "foundation_payroll", "timecards"):
+        key = (jobs[t["job_no"]], weeks[t["pay_run_id"]], workers[t["employee_no"]])
+        days = [Decimal(h) for h in t["daily_hours"].split(",")]
+        paid[key] = [a + b for a, b in zip(paid.get(key, [Decimal(0)] * 7), days)]
+    out = []
+    for app in fieldtime_apps():
+        approved: dict[tuple, list[Decimal]] = {}
+        for e in _rows(store, app, "time_entries"):
+            key = (jobs[e["project_id"]], e["week_ending"], workers[e["employee_id"]])
+            label = "/".join(key)
+            if e["status"] == "Submitted":
+                out.append(Mismatch("field_time", label, "unapproved", f"{app}: {e['work_date']} waits for approval"))
+                continue
+            day = (date.fromisoformat(e["work_date"]).weekday() + 1) % 7
+            approved.setdefault(key, [Decimal(0)] * 7)[day] += Decimal(str(e["hours"]))
+        for key in sorted(set(approved) | {k for k in paid if any(paid[k])}):
+            if approved.get(key, [Decimal(0)] * 7) != paid.get(key, [Decimal(0)] * 7):
+                out.append(Mismatch("field_time", "/".join(key), "hours",
+                                    f"{app}'s approved hours are not what foundation_payroll pays"))
+    return out
+
+
 def tax_apps() -> list[str]:
     from portals.core.registry import load_apps
 
@@ -642,7 +683,8 @@ def all_mismatches(store, book: dict) -> list[Mismatch]:
             + coi_mismatches(store) + gcpay_mismatches(store) + payroll_mismatches(store) + pm_mismatches(store)
             + boq_mismatches(store)
             + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
-            + payments_mismatches(store, book) + lien_mismatches(store, book))
+            + payments_mismatches(store, book) + lien_mismatches(store, book)
+            + fieldtime_mismatches(store, book))
 
 
 def unregistered(mismatches: list[Mismatch], registry: list[dict]) -> list[Mismatch]:

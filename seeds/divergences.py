@@ -48,6 +48,10 @@ LIEN_JOB_SYSTEMS = ["levelset"]
 # its worker id); their departments keep the company's job numbers, so they are not among the job
 # systems above.
 PAYROLL_WORKER_SYSTEMS = ["adp", "rippling"]
+# The field-time apps that number a job as FOUNDATION does (Rhumbix imports its projects from the
+# ERP); busybusy keeps the company's own job numbers.
+FIELD_TIME_JOB_SYSTEMS = ["rhumbix"]
+FIELD_TIME_SYSTEMS = ["rhumbix", "busybusy", "foundation_payroll"]
 
 
 def _pm_platforms() -> list:
@@ -132,7 +136,8 @@ def identity_entries(job: dict, code: dict, vendor: dict, wd: dict, wd_job: dict
     entry = {"entity": "identity", "field": "format", "family": "C_invoice_code"}
     return [
         {**entry, **own_keys("job"), "key": "job",
-         "systems": ["procore", *own_jobs, "gcpay", "lcptracker", *PAYROLL_JOB_SYSTEMS, *LIEN_JOB_SYSTEMS],
+         "systems": ["procore", *own_jobs, "gcpay", "lcptracker", *PAYROLL_JOB_SYSTEMS, *LIEN_JOB_SYSTEMS,
+                     *FIELD_TIME_JOB_SYSTEMS],
          "why": (f"Each system numbers a job its own way ({said(jobs)}): carrying work from Procore "
                  f"into an ERP means finding that ERP's own job or project, and GCPay's project "
                  f"carries the job number beside its own code. LCPtracker files each prevailing-wage "
@@ -141,7 +146,8 @@ def identity_entries(job: dict, code: dict, vendor: dict, wd: dict, wd_job: dict
                  f"the payroll those records come from, charges labor to FOUNDATION's job numbers "
                  f"(job {wd['job']} is {wd_job.get('foundation_job', wd['job'])}) and keeps the agency's "
                  f"contract number on the job's certified payroll setup. Levelset numbers each job "
-                 f"itself and keeps the company's job number beside it as \"Your job #\".")},
+                 f"itself and keeps the company's job number beside it as \"Your job #\". Rhumbix's projects carry "
+                 f"FOUNDATION's job numbers too; busybusy's the company's.")},
         {**entry, **own_keys("cost_code"), "key": "cost_code", "systems": ["procore", *own_codes],
          "why": (f"Each system writes a cost code its own way ({said(codes)}); the cost type is a "
                  f"separate field everywhere. Procore's ERP cost-code map is the crosswalk.")},
@@ -169,6 +175,35 @@ def payroll_entries(wds: list[dict], workers: list[dict]) -> list[dict]:
                  "Power Equipment Operator: Backhoe/Excavator), which FOUNDATION Payroll keeps on each "
                  "certified job's rates and prints on its certified payroll report.")},
     ]
+
+
+def field_time_entries(exceptions: list[dict], workers: list[dict]) -> list[dict]:
+    """P_field_time_recon's planted differences between approved field time (Rhumbix, busybusy)
+    and the open payroll's timecards (seeds/fieldtime.py), keyed job/week/worker."""
+    names = {w["worker_id"]: f"{w['first_name']} {w['last_name']} ({w['foundation_employee']})" for w in workers}
+    out = []
+    for e in exceptions:
+        key = f"{e['job']}/{e['week_ending']}/{e['worker_id']}"
+        base = {"entity": "field_time", "key": key, "systems": FIELD_TIME_SYSTEMS, "family": "P_field_time_recon"}
+        who, days = names[e["worker_id"]], ", ".join(e.get("days", []))
+        if e["kind"] == "unapproved_paid":
+            out.append({**base, "field": "unapproved",
+                        "why": f"{who}'s {days} on job {e['job']} is still Submitted: the foreman has not approved it."})
+            out.append({**base, "field": "hours",
+                        "why": f"Payroll pays {who}'s unapproved {days} on job {e['job']}; approved field time does not have it."})
+        elif e["kind"] == "unapproved_unpaid":
+            out.append({**base, "field": "unapproved",
+                        "why": (f"{who}'s {days} on job {e['job']} ({e['hours']} hours) is still Submitted, and payroll "
+                                f"rightly does not pay it.")})
+        elif e["kind"] == "other_job":
+            out.append({**base, "field": "hours",
+                        "why": f"Field time puts {who}'s {days} on job {e['to_job']}; payroll charges them to job {e['job']}."})
+            out.append({**base, "key": f"{e['to_job']}/{e['week_ending']}/{e['worker_id']}", "field": "hours",
+                        "why": f"{who}'s {days} on job {e['to_job']} in field time have no payroll timecard there."})
+        else:
+            out.append({**base, "field": "hours",
+                        "why": f"{who} has a week of approved field time on job {e['job']} and no payroll timecard."})
+    return out
 
 
 def finalize(entries: list[dict]) -> list[dict]:

@@ -40,7 +40,7 @@ def test_top_level_keys_and_meta(book):
                          "commitments", "requisitions", "eapps", "boq", "funding", "budget_lines", "job_cost",
                          "ap_bills", "gl_accounts",
                          "change_orders", "prime_contracts", "documents", "mail", "divergences",
-                         "wage_determinations", "workers", "timecards", "workbooks"}
+                         "wage_determinations", "workers", "timecards", "field_time_exceptions", "workbooks"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
                             "email_domain": "companyA.com", "clock": CLOCK, "seed": 7, "version": 1,
                             "pm_erp_app": "sage_intacct"}
@@ -304,6 +304,12 @@ def test_divergence_entries_point_at_real_records(book):
         elif d["entity"] == "identity":
             assert d["key"] in {"job", "cost_code", "vendor", "commitment"} and d["field"] == "format"
             assert "procore" in d["systems"] and len(d["systems"]) >= 2
+        elif d["entity"] == "field_time":  # approved field time against the open payroll's timecards
+            job, week, worker = d["key"].split("/")
+            planted = [e for e in book["field_time_exceptions"] if e["worker_id"] == worker and week == e["week_ending"]
+                       and job in (e["job"], e.get("to_job"))]
+            assert planted and d["field"] in ("hours", "unapproved") and d["family"] == "P_field_time_recon"
+            assert d["systems"] == ["rhumbix", "busybusy", "foundation_payroll"]
         elif d["family"] == "C_eapp_review":  # an eApp or change order RedTeam alone holds
             assert d["systems"] == ["redteam"] and d["field"] == "redteam.presence"
             section = {"requisition": ("requisitions", "invoice_number"), "change_order": ("change_orders", "co_id")}

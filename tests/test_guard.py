@@ -88,6 +88,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return _bank_accepted(env, app, tool)
     if APPS[app].kind == "payroll":
         return _payroll_accepted(env, app, tool)
+    if APPS[app].kind == "fieldtime":
+        return _fieldtime_accepted(env, app)
     if APPS[app].tool_map[tool] == "post_journal_entry":
         return {"entry_id": _a_draft_entry(env, app)}
     if tool == _erp_tool(app, "post_bill"):
@@ -163,6 +165,13 @@ def _payroll_refusable(env, app: str) -> dict:
     if "update_pay_distribution" in names:
         out["worker"] = env.call(f"{app}.{names['list_employees']}", {"per_page": 1})["items"][0]["employee_no"]
     return out
+
+
+def _fieldtime_accepted(env, app: str) -> dict:
+    """A worker's week with time on it: the timecard a worker (or the foreman) would sign."""
+    names = APPS[app].service_tool_names
+    entry = env.call(f"{app}.{names['list_time_entries']}", {"per_page": 1})["items"][0]
+    return {"employee_id": entry["employee_id"], "week_ending": entry["week_ending"]}
 
 
 def _pm_accepted(env, app: str, tool: str) -> dict:
@@ -322,6 +331,8 @@ for _spec in (s for s in APPS.values() if s.kind == "payroll"):  # a Saturday wi
     if "update_pay_distribution" in _spec.service_tool_names:
         MISSING_RECORD[_spec.service_tool_names["update_pay_distribution"]] = {
             "employee_no": "NOBODY", "routing_number": "121000248", "account_number": "000123456789"}
+for _spec in (s for s in APPS.values() if s.kind == "fieldtime"):  # nobody by that id
+    MISSING_RECORD[_spec.service_tool_names["sign_timecard"]] = {"employee_id": "NOBODY", "week_ending": "2026-06-27"}
 for _spec in (s for s in APPS.values() if s.kind == "erp"):  # each ERP in its own words
     MISSING_RECORD[_erp_tool(_spec.name, "post_bill")] = {
         "vendor_id": _spec.manifest["erp"]["vendor_id_example"], "bill_number": MISSING}
@@ -433,6 +444,9 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("approve", f"{base}/afps/{ids['afp.approve_step']['afp_id']}/approve", {}),
                 ("send waiver", f"{base}/waivers/{ids['waiver.send']['waiver_id']}/send", {}),
                 ("release", f"{base}/epayments/{ids['epayment.batch.release']['batch_id']}/release", {})]
+    if APPS[app].kind == "fieldtime":
+        args = accepted_args(env, app, APPS[app].money_guarded_tools[0], store)
+        return [("sign", f"{base}/employees/{args['employee_id']}/sign", {"week_ending": args["week_ending"]})]
     if APPS[app].kind == "payroll":
         names = APPS[app].service_tool_names
         out = []
@@ -589,7 +603,10 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                    ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {})],
         "smartbuild": [("submit, no such claim", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),
                        ("submit, already authorized", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {})],
-    }.get(app) or (_refused_payroll_buttons(app) if APPS[app].kind == "payroll" else None) or ([("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
+    }.get(app) or (_refused_payroll_buttons(app) if APPS[app].kind == "payroll" else None) or (
+        [("sign, no such employee", f"{base}/employees/NOBODY/sign", {"week_ending": "2026-06-27"}),
+         ("sign, a week without time", f"{base}/employees/{{worker}}/sign", {"week_ending": "2026-01-03"})]
+        if APPS[app].kind == "fieldtime" else None) or ([("post, no such bill", f"{base}/ap/bills/APB-99999/post", {}),
                 ("payment run, no such bill", f"{base}/ap/payment-run", {"bill_numbers": MISSING})]
                     + _refused_erp_buttons(app))
 
@@ -672,6 +689,8 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
                     "signed": _first(env, "gcpay.waivers.list", {"status": "Signed"})["waiver_id"]}
         elif APPS[app].kind == "payroll":
             fill = _payroll_refusable(env, app)
+        elif APPS[app].kind == "fieldtime":
+            fill = {"worker": _fieldtime_accepted(env, app)["employee_id"]}
         elif app == "redteam":
             paid = _first(env, "redteam.customer_invoices.list", {"status": "Paid"})
             fill = {"job": paid["project_number"], "paid": paid["number"],

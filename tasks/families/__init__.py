@@ -4,7 +4,8 @@ One family a line, in the order their private salts run (a family that reuses an
 private picks comes after it)."""
 from . import a_change_order, a_etc_forecast, a_uncommitted_costs, b_aia_g702, b_draw_funding, b_progress_claim_boq
 from . import c_coi_hold, c_eapp_intacct_bill, c_eapp_review, c_invoice_code
-from . import g_sub_accrual, h_levelset_notice_holds, h_procore_erp_sync, p_certified_payroll, r_1099nec, t_positive_pay, t_vendor_bank_change
+from . import g_sub_accrual, h_levelset_notice_holds, h_procore_erp_sync, p_certified_payroll, p_field_time_recon
+from . import r_1099nec, t_positive_pay, t_vendor_bank_change
 
 FAMILIES = [
     a_etc_forecast.FAMILY,
@@ -24,4 +25,5 @@ FAMILIES = [
     c_eapp_intacct_bill.FAMILY,  # after c_eapp_review: its private jobs are C_eapp_review's
     b_draw_funding.FAMILY,
     h_levelset_notice_holds.FAMILY,
+    p_field_time_recon.FAMILY,  # after p_certified_payroll: it reads the weeks that family left
 ]
