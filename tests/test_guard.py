@@ -82,6 +82,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return _track1099_accepted(env, tool)
     if app == "corpay":
         return _corpay_accepted(env, tool)
+    if app == "avalara":
+        return _avalara_accepted(env, tool)
     if APPS[app].kind == "bank":
         return _bank_accepted(env, app, tool)
     if APPS[app].kind == "payroll":
@@ -184,6 +186,20 @@ def _corpay_accepted(env, tool: str) -> dict:
             "routing_number": "043000096", "account_number": "1234567890"}
 
 
+def _avalara_accepted(env, tool: str) -> dict:
+    """An uncommitted PurchaseInvoice saved in the episode (the book's are all committed), and
+    June's open return."""
+    if tool == "transactions.commit":
+        saved = env.call("avalara.transactions.list", {"status": "Uncommitted"})["items"]
+        if not saved:
+            saved = [env.call("avalara.transactions.create", {
+                "doc_type": "PurchaseInvoice", "code": "INV-GUARD-1", "date": "2026-06-30", "customer_vendor_code": "20210",
+                "lines": ["1000.00|P0000000|Rebar"], "ship_to_line1": "1 Main St", "ship_to_city": "Durham",
+                "ship_to_region": "NC"})]
+        return {"transaction_id": saved[0]["transaction_id"]}
+    return {"return_id": _first(env, "avalara.returns.list", {"status": "Open"})["return_id"]}
+
+
 def _track1099_accepted(env, tool: str) -> dict:
     """A cart with a form in it, an accepted form whose copy was not delivered yet, a recipient
     without a W-9."""
@@ -271,6 +287,8 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "bid_package.send_rfq": {"number": MISSING},
     "vendor.payment_method.update": {"supplier_id": 999999999, "payment_method": "Check"},
     "vendor.bank_change.apply": {"change_id": 999999999},
+    "transactions.commit": {"transaction_id": 999999999},
+    "returns.approve": {"return_id": 999999999},
 }
 for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
     for _service, _args in (("create_shared_link", {"file_id": 999999999}),
@@ -445,6 +463,10 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("apply bank change", f"{base}/bank-changes/{ids['vendor.bank_change.apply']['change_id']}/apply", {}),
                 ("change payment method", f"{base}/suppliers/{method['supplier_id']}/payment-method",
                  {k: v for k, v in method.items() if k != "supplier_id"})]
+    if app == "avalara":
+        ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
+        return [("commit transaction", f"{base}/transactions/{ids['transactions.commit']['transaction_id']}/commit", {}),
+                ("approve return", f"{base}/returns/{ids['returns.approve']['return_id']}/approve", {})]
     if APPS[app].kind == "bank":
         ids = {APPS[app].tool_map[tool]: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
         pressed = {"approve_payment": lambda a: ("approve", f"{base}/payments/{a['payment_id']}/approve", {}),
@@ -524,6 +546,10 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                      "account_number": "1234567890"}),
                    ("payment method, no such supplier", f"{base}/suppliers/999999999/payment-method",
                     {"payment_method": "Check"})],
+        "avalara": [("commit, no such transaction", f"{base}/transactions/999999999/commit", {}),
+                    ("commit, already committed", f"{base}/transactions/{{committed}}/commit", {}),
+                    ("approve, no such return", f"{base}/returns/999999999/approve", {}),
+                    ("approve, already filed", f"{base}/returns/{{filed}}/approve", {})],
         "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
                     ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
         "gcpay": [("submit, no such pay app", f"{base}/pay-apps/999999999/submit", {}),
@@ -640,6 +666,9 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
         elif app == "corpay":
             fill = {"paid": _first(env, "corpay.payments.list", {"status": "Paid"})["payment_id"],
                     "supplier": _first(env, "corpay.vendors.list", {})["supplier_id"]}
+        elif app == "avalara":
+            fill = {"committed": _first(env, "avalara.transactions.list", {"status": "Committed"})["transaction_id"],
+                    "filed": _first(env, "avalara.returns.list", {"status": "Filed"})["return_id"]}
         elif APPS[app].kind == "bank":
             payments = f"{app}.{APPS[app].service_tool_names['list_payments']}"
             fill = {"draft": _first(env, payments, {"status": "Draft"})["payment_id"],

@@ -8,17 +8,23 @@ needs, checked and prepared here, filed only by a person):
   forms from draft to the cart, TIN matching, and the guarded e-file, copy delivery and W-9 requests;
 - AP payments (`line = "payments"`; Corpay): suppliers with their payment method and bank details,
   bank-detail change requests, payment files and payments, holds, and the guarded payment approval
-  and bank-detail change.
+  and bank-detail change;
+- sales and use tax (`line = "salestax"`; Avalara AvaTax): the company and its nexus, rates by
+  address, sales and purchase (consumer use) transactions from uncommitted to committed or voided
+  with their tax by jurisdiction, monthly returns, and the guarded commit and return approval.
 
 A vendor's manifest names its line; each line has its own tables, services, seed and pages.
 """
 from portals.core.registry import Archetype
 
-from . import pay_services, services, tax_services
+from . import pay_services, salestax_services, services, tax_services
 from .models import Base
 from .pay_models import Base as PayBase
 from .pay_seed import seed_pay
 from .pay_views import make_pay_blueprint
+from .salestax_models import Base as SalesTaxBase
+from .salestax_seed import seed_salestax
+from .salestax_views import make_salestax_blueprint
 from .seed import seed
 from .tax_models import Base as TaxBase
 from .tax_seed import seed_tax
@@ -31,4 +37,6 @@ ARCHETYPES = {"payroll": ARCHETYPE,
               "tax": Archetype(name="compliance", metadata=TaxBase.metadata, services=tax_services, seed=seed_tax,
                                blueprint=make_tax_blueprint),
               "payments": Archetype(name="compliance", metadata=PayBase.metadata, services=pay_services, seed=seed_pay,
-                                    blueprint=make_pay_blueprint)}
+                                    blueprint=make_pay_blueprint),
+              "salestax": Archetype(name="compliance", metadata=SalesTaxBase.metadata, services=salestax_services,
+                                    seed=seed_salestax, blueprint=make_salestax_blueprint)}
