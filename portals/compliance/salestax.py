@@ -304,8 +304,11 @@ def create_transaction(ctx: ServiceContext, doc_type: DocType, code: str, date: 
     if clash is not None:
         raise ToolError(f"A {doc_type} with code {doc_code} is already saved (transaction {clash.transaction_id}, "
                         f"{clash.status}); void it first to replace it.", "code")
-    tid = stable_id(ctx.app, "transaction", doc_type, doc_code, ctx.clock.iso(),
-                    ctx.session.scalar(select(func.count()).select_from(Transaction)))
+    # keyed by the document and how many of it were voided before: the same work in any order
+    # makes the same ids, and a document saved again after a void gets a new one
+    voided = ctx.session.scalar(select(func.count()).select_from(Transaction).where(
+        Transaction.code == doc_code, Transaction.doc_type == doc_type))
+    tid = stable_id(ctx.app, "transaction", doc_type, doc_code, ctx.clock.iso(), voided)
     now = ctx.clock.iso()
     ctx.session.add(Transaction(
         transaction_id=tid, code=doc_code, doc_type=doc_type, doc_date=day, customer_vendor_code=party,
