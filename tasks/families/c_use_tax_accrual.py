@@ -117,9 +117,10 @@ def instruction(c: Case) -> str:
 # --- the ground truth --------------------------------------------------------------------------------
 
 def evaluator(c: Case) -> dict:
-    expected = []
+    # grouped by table, each table's specs together (the dataset's ground truth keys them so)
+    transactions, debits = [], []
     for i in c.owed:
-        expected.append({
+        transactions.append({
             "app": TAX, "table": "transactions", "op": "added",
             "where": {"code": i.number, "doc_type": "PurchaseInvoice"}, "count": 1,
             "assert": {"status": "Uncommitted", "doc_date": i.date, "customer_vendor_code": i.vendor,
@@ -128,19 +129,19 @@ def evaluator(c: Case) -> dict:
                        "use_tax": i.use_tax},
             "label": f"invoice {i.number} saved Uncommitted in AvaTax at {c.city}, {c.state}: {i.material} taxable, "
                      f"use tax {i.use_tax}"})
-        expected.append({
+        debits.append({
             "app": ERP, "table": "journal_lines", "op": "added",
             "where": {"account": DEBIT, "job": c.job, "cost_code": i.phase, "cost_type": "M",
                       "debit": i.use_tax}, "count": 1,
             "assert": {"credit": "0.00", "memo": {"regex": _number_pattern(i.number)}},
             "label": f"Dr {DEBIT} {i.use_tax} on job {c.job} / {i.phase} / M for invoice {i.number}"})
-    expected += [
-        {"app": ERP, "table": "journal_entries", "op": "added", "where": {}, "count": 1,
-         "assert": {"entry_date": MONTH_END, "reverse_date": None, "state": "draft", "total": c.total},
-         "label": f"one draft journal entry dated {MONTH_END}, not reversing, totalling {c.total}"},
+    expected = transactions + debits + [
         {"app": ERP, "table": "journal_lines", "op": "added", "where": {"account": CREDIT}, "count": 1,
          "assert": {"credit": c.total, "debit": "0.00"},
          "label": f"Cr {CREDIT} Sales and Use Tax Payable {c.total}"},
+        {"app": ERP, "table": "journal_entries", "op": "added", "where": {}, "count": 1,
+         "assert": {"entry_date": MONTH_END, "reverse_date": "", "state": "draft", "total": c.total},
+         "label": f"one draft journal entry dated {MONTH_END}, not reversing, totalling {c.total}"},
     ]
     outputs = [{"claim": "amount", "value": c.total, "label": "the use tax accrued"}]
     outputs += [{"claim": "id", "value": i.number, "label": f"invoice {i.number}"} for i in c.owed]
