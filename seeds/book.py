@@ -16,8 +16,9 @@ from .commitments import build_commitments
 from .contracts import build_change_orders, build_prime_contracts
 from .costcodes import build_cost_codes, build_erp_map
 from .costs import build_budget_lines, build_job_cost, job_cost_for
-from .divergences import (change_order_entries, coi_entries, corpay_entries, finalize, gcpay_entries, identity_entries,
-                          field_time_entries, jsm_dba_entry, levelset_entries, payroll_entries, pm_entries, tax_entries, treasury_entries)
+from .divergences import (avalara_entries, change_order_entries, coi_entries, corpay_entries, finalize, gcpay_entries,
+                          identity_entries, field_time_entries, jsm_dba_entry, levelset_entries, payroll_entries, pm_entries,
+                          tax_entries, treasury_entries)
 from .documents import build_coi_renewals, build_documents
 from .eapps import build_eapps, eapp_entries
 from .funding import build_funding, funding_entries
@@ -97,6 +98,7 @@ def generate_book(seed: int = 7) -> dict:
     divergences += tax_entries({"vendors": vendors})
     divergences += corpay_entries({"vendors": vendors, "ap_bills": bills})
     divergences += levelset_entries({"vendors": vendors, "jobs": jobs, "commitments": commitments})
+    divergences += avalara_entries({"vendors": vendors, "jobs": jobs, "ap_bills": bills})
     eapps = build_eapps(section_rng(seed, "eapps"), commitments, requisitions, change_orders, vendor_map)
     divergences += eapp_entries(eapps)
     # the PMs' Excel forecasts, last with their own seed section so that nothing above moves

@@ -677,6 +677,35 @@ def lien_mismatches(store, book: dict) -> list[Mismatch]:
     return out
 
 
+def salestax_apps() -> list[str]:
+    from portals.core.registry import load_apps
+
+    return [name for name, spec in load_apps().items() if spec.manifest.get("line") == "salestax"]
+
+
+def salestax_mismatches(store, book: dict) -> list[Mismatch]:
+    """Each sales-tax app against the ERP's AP: every untaxed material invoice of the year (the
+    vendor charged no sales tax) needs a consumer use transaction shipped to its jobsite, carrying
+    the vendor's Vista number; one that has none owes use tax not yet accrued."""
+    from . import avalara
+
+    vendors = {v["vendor_id"]: v for v in book.get("vendors", [])}
+    jobs = {j["job"]: j for j in book.get("jobs", [])}
+    out = []
+    for app in salestax_apps():
+        saved = {r["code"]: r for r in _rows(store, app, "transactions") if r["doc_type"] == "PurchaseInvoice"}
+        for b in avalara.material_bills(book):
+            if not avalara.invoice(book, b)["untaxed"]:
+                continue
+            t, j = saved.get(b["invoice_number"]), jobs[b["job"]]
+            if t is None:
+                out.append(Mismatch("use_tax", b["bill_id"], "accrual", f"{app} has no consumer use transaction"))
+            elif (t["ship_to_city"], t["ship_to_region"]) != (j["city"], j["state"]) \
+                    or t["customer_vendor_code"] != str(vendors[b["vendor_id"]]["vista_vendor"]):
+                out.append(Mismatch("use_tax", b["bill_id"], "ship_to", f"{app} ships it to {t['ship_to_city']}"))
+    return out
+
+
 def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
@@ -684,7 +713,8 @@ def all_mismatches(store, book: dict) -> list[Mismatch]:
             + boq_mismatches(store)
             + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
             + payments_mismatches(store, book) + lien_mismatches(store, book)
-            + fieldtime_mismatches(store, book))
+            + fieldtime_mismatches(store, book)
+            + salestax_mismatches(store, book))
 
 
 def unregistered(mismatches: list[Mismatch], registry: list[dict]) -> list[Mismatch]:

@@ -375,3 +375,26 @@ def levelset_entries(book: dict) -> list[dict]:
                                 f"by '{n['hired_by']}', the DBA of {v['legal_name']} (Vista vendor "
                                 f"{v['vista_vendor']}), our first-tier sub there.")})
     return out
+
+
+def avalara_entries(book: dict) -> list[dict]:
+    """Avalara against the ERP's AP (FAMILIES.md C06): each of the open month's material invoices
+    on which a vendor from another state charged no sales tax is in the ERP but has no consumer use
+    transaction in AvaTax yet: its use tax, at the jobsite's rate, is owed and not accrued."""
+    from . import avalara
+
+    vendors = {v["vendor_id"]: v for v in book["vendors"]}
+    jobs = {j["job"]: j for j in book["jobs"]}
+    out = []
+    for b in avalara.open_bills(book):
+        v, j = vendors[b["vendor_id"]], jobs[b["job"]]
+        inv = avalara.invoice(book, b)
+        labor = f" and ${inv['labor']} of labor, not taxable," if inv["labor"] else ""
+        out.append({"entity": "use_tax", "key": b["bill_id"], "field": "accrual", "systems": ["avalara"],
+                    "family": "C_use_tax_accrual",
+                    "why": (f"Invoice {b['invoice_number']} from {v['legal_name']} ({v['state']}) for job {j['job']} "
+                            f"bills ${inv['material']} of material{labor} with no sales tax; the vendor has no nexus "
+                            f"in {j['state']}, so use tax at the jobsite's rate ({j['city']}, "
+                            f"{avalara.total_rate(j['city'], j['state']) * 100:.2f}%) is owed: "
+                            f"${avalara.use_tax(book, b)}, not yet in AvaTax.")})
+    return out

@@ -298,6 +298,11 @@ def test_divergence_entries_point_at_real_records(book):
         elif d["entity"] == "lien_notice":  # a notice naming the sub who hired its claimant by its DBA
             assert d["key"] in vendors and d["field"] == "hired_by" and d["systems"] == ["levelset"]
             assert d["family"] == "H_levelset_notice_holds" and f"'{vendors[d['key']]['dba']}'" in d["why"]
+        elif d["entity"] == "use_tax":  # an untaxed invoice whose use tax is not yet in AvaTax
+            bill = by(book["ap_bills"], "bill_id")[d["key"]]
+            assert d["field"] == "accrual" and d["systems"] == ["avalara"] and d["family"] == "C_use_tax_accrual"
+            assert bill["cost_type"] == "M" and bill["invoice_number"] in d["why"]
+            assert vendors[bill["vendor_id"]]["state"] != by(book["jobs"], "job")[bill["job"]]["state"]
         elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:  # ADP keys a worker by his aoid
             assert d["field"] == "format" and d["family"] == "P_certified_payroll"
             assert d["systems"] == (["lcptracker", "adp", "rippling"] if d["key"] == "worker" else ["lcptracker"])

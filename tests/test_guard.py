@@ -84,6 +84,8 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return _corpay_accepted(env, tool)
     if app == "levelset":
         return _levelset_accepted(env, tool)
+    if app == "avalara":
+        return _avalara_accepted(env, tool)
     if APPS[app].kind == "bank":
         return _bank_accepted(env, app, tool)
     if APPS[app].kind == "payroll":
@@ -212,6 +214,20 @@ def _levelset_accepted(env, tool: str) -> dict:
             "lien.file": {"job_id": job, "amount": "1000.00"}}[tool]
 
 
+def _avalara_accepted(env, tool: str) -> dict:
+    """An uncommitted PurchaseInvoice saved in the episode (the book's are all committed), and
+    June's open return."""
+    if tool == "transactions.commit":
+        saved = env.call("avalara.transactions.list", {"status": "Uncommitted"})["items"]
+        if not saved:
+            saved = [env.call("avalara.transactions.create", {
+                "doc_type": "PurchaseInvoice", "code": "INV-GUARD-1", "date": "2026-06-30", "customer_vendor_code": "20210",
+                "lines": ["1000.00|P0000000|Rebar"], "ship_to_line1": "1 Main St", "ship_to_city": "Durham",
+                "ship_to_region": "NC"})]
+        return {"transaction_id": saved[0]["transaction_id"]}
+    return {"return_id": _first(env, "avalara.returns.list", {"status": "Open"})["return_id"]}
+
+
 def _track1099_accepted(env, tool: str) -> dict:
     """A cart with a form in it, an accepted form whose copy was not delivered yet, a recipient
     without a W-9."""
@@ -306,6 +322,8 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
                     "amount": "1000.00"},
     "notice.order": {"job_id": 999999999, "document": "Notice of Intent to Lien", "recipient": "The owner"},
     "lien.file": {"job_id": 999999999, "amount": "1000.00"},
+    "transactions.commit": {"transaction_id": 999999999},
+    "returns.approve": {"return_id": 999999999},
 }
 for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
     for _service, _args in (("create_shared_link", {"file_id": 999999999}),
@@ -501,6 +519,10 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("order notice", f"{base}/jobs/{order['job_id']}/order",
                  {k: v for k, v in order.items() if k != "job_id"}),
                 ("file lien", f"{base}/jobs/{lien['job_id']}/lien", {"lien_amount": lien["amount"]})]
+    if app == "avalara":
+        ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
+        return [("commit transaction", f"{base}/transactions/{ids['transactions.commit']['transaction_id']}/commit", {}),
+                ("approve return", f"{base}/returns/{ids['returns.approve']['return_id']}/approve", {})]
     if APPS[app].kind == "bank":
         ids = {APPS[app].tool_map[tool]: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
         pressed = {"approve_payment": lambda a: ("approve", f"{base}/payments/{a['payment_id']}/approve", {}),
@@ -587,6 +609,10 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                       {"document": "Notice of Intent to Lien", "recipient": " "}),
                      ("sign, no such job", f"{base}/jobs/999999999/sign",
                       {"waiver_type": "Conditional Progress", "through_date": "2026-05-31", "amount": "1000.00"})],
+        "avalara": [("commit, no such transaction", f"{base}/transactions/999999999/commit", {}),
+                    ("commit, already committed", f"{base}/transactions/{{committed}}/commit", {}),
+                    ("approve, no such return", f"{base}/returns/999999999/approve", {}),
+                    ("approve, already filed", f"{base}/returns/{{filed}}/approve", {})],
         "procore": [("pay, too much", f"{base}/projects/{{job}}/invoicing/{{req}}/pay", {"amount": "999999999.00"}),
                     ("pay, no such invoice", f"{base}/projects/{{job}}/invoicing/999999999/pay", {"amount": ""})],
         "gcpay": [("submit, no such pay app", f"{base}/pay-apps/999999999/submit", {}),
@@ -718,6 +744,9 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
             fill = {"received": _first(env, "levelset.waivers.list", {"status": "Received"})["waiver_id"],
                     "public": _first(env, "levelset.jobs.list", {"project_type": "Public"})["job_id"],
                     "private": _first(env, "levelset.jobs.list", {"project_type": "Private"})["job_id"]}
+        elif app == "avalara":
+            fill = {"committed": _first(env, "avalara.transactions.list", {"status": "Committed"})["transaction_id"],
+                    "filed": _first(env, "avalara.returns.list", {"status": "Filed"})["return_id"]}
         elif APPS[app].kind == "bank":
             payments = f"{app}.{APPS[app].service_tool_names['list_payments']}"
             fill = {"draft": _first(env, payments, {"status": "Draft"})["payment_id"],

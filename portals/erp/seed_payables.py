@@ -6,7 +6,7 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from portals.core.money import CENT
-from seeds import treasury
+from seeds import avalara, treasury
 
 from .bill_lines import default_account
 from .models import APBill, BillLine, Commitment, EntityProject, GLAccount, Payment, PaymentDetail, Retainage
@@ -18,7 +18,7 @@ SALES_TAX = Decimal("0.0675")  # state and county rate on material invoices
 def seed(session, book, streams, clock, spec, keys) -> None:
     bills = session.scalars(select(APBill).order_by(APBill.bill_id)).all()
     if offers(spec, "create_bill"):
-        _bill_lines(session, bills, streams("bill_lines"))
+        _bill_lines(session, bills, streams("bill_lines"), _vendor_invoices(book))
     held = {}
     if offers(spec, "query_retainage", "release_retainage"):
         held = _retainage(session, book, bills, clock)
@@ -26,10 +26,21 @@ def seed(session, book, streams, clock, spec, keys) -> None:
         _payments(session, book, bills, held, clock)
 
 
-def _bill_lines(session, bills, rng) -> None:
-    """Material invoices carry freight and sales tax lines; equipment rentals delivery and fuel."""
+def _vendor_invoices(book: dict) -> dict:
+    """The year's material invoices as their vendors wrote them (seeds/avalara.py): the sales tax
+    charged, or none, and any labor on its own line; use tax turns on these lines."""
+    return {b["bill_id"]: avalara.invoice(book, b)["lines"] for b in avalara.material_bills(book)}
+
+
+def _bill_lines(session, bills, rng, invoices: dict) -> None:
+    """Material invoices carry freight and sales tax lines; equipment rentals delivery and fuel.
+    The year's material invoices carry their vendors' own lines (drawn the same, so the stream
+    of every other bill is unchanged)."""
     for bill in bills:
+        own = invoices.get(bill.bill_id)
         if bill.cost_type not in ("M", "E") or bill.amount < 1500 or rng.random() > 0.7:
+            if own:
+                _write_lines(session, bill, [(amount, memo) for memo, _, amount in own])
             continue
         total = bill.amount
         if bill.cost_type == "M":
@@ -42,11 +53,17 @@ def _bill_lines(session, bills, rng) -> None:
             fuel = (total * Decimal(str(rng.uniform(0.01, 0.03)))).quantize(CENT) if rng.random() < 0.5 else None
             parts = [(total - delivery - (fuel or 0), bill.description or "Equipment rental"),
                      (delivery, "Delivery and pickup")] + ([(fuel, "Fuel surcharge")] if fuel else [])
-        account = default_account(session, bill.cost_type) or ""
-        for n, (amount, memo) in enumerate(parts, start=1):
-            session.add(BillLine(line_key=f"{bill.bill_id}-{n}", bill_id=bill.bill_id, line_no=n, gl_account=account,
-                                 job=bill.job, cost_code=bill.cost_code, cost_type=bill.cost_type, amount=amount,
-                                 memo=memo[:200]))
+        if own:
+            parts = [(amount, memo) for memo, _, amount in own]
+        _write_lines(session, bill, parts)
+
+
+def _write_lines(session, bill, parts) -> None:
+    account = default_account(session, bill.cost_type) or ""
+    for n, (amount, memo) in enumerate(parts, start=1):
+        session.add(BillLine(line_key=f"{bill.bill_id}-{n}", bill_id=bill.bill_id, line_no=n, gl_account=account,
+                             job=bill.job, cost_code=bill.cost_code, cost_type=bill.cost_type, amount=amount,
+                             memo=memo[:200]))
 
 
 def _retainage(session, book, bills, clock) -> dict:
