@@ -19,6 +19,7 @@ from .divergences import (change_order_entries, coi_entries, corpay_entries, fin
                           jsm_dba_entry, payroll_entries, pm_entries, tax_entries, treasury_entries)
 from .documents import build_coi_renewals, build_documents
 from .eapps import build_eapps, eapp_entries
+from . import estimating
 from .erp_keys import assign_job_numbers
 from .jobs import build_jobs
 from .mail import build_mail
@@ -94,6 +95,12 @@ def generate_book(seed: int = 7) -> dict:
     divergences += eapp_entries(eapps)
     # the PMs' Excel forecasts, last with their own seed section so that nothing above moves
     workbooks = build_workbooks(section_rng(seed, "workbooks"), jobs, budget, job_cost, cost_codes)
+    # HeavyBid's bids and hh2's sync map, last with their own seed section so that nothing above moves
+    estimates = estimating.build_estimates(section_rng(seed, "estimates"))
+    basis = {"jobs": jobs, "cost_codes": cost_codes, "cost_types": COST_TYPES, "erp_cost_code_map": erp_map,
+             "workers": workers, "vendors": vendors, "estimates": estimates}
+    hh2_sync = estimating.build_sync_map(basis)
+    divergences += estimating.entries(basis)
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,
@@ -117,6 +124,8 @@ def generate_book(seed: int = 7) -> dict:
         "workers": workers,
         "timecards": timecards,
         "workbooks": workbooks,
+        "estimates": estimates,
+        "hh2_sync": hh2_sync,
         "divergences": finalize(divergences),
     }
 
