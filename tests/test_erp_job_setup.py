@@ -57,3 +57,24 @@ def test_bad_input_is_refused_and_changes_nothing(env, episode):
                                                              "cost_type_id": "Q", "original_budget": "1.00"})
     assert "error" in call(env, "jb.contract_item.add", {"project_id": "1042", "description": "X", "amount": "-5"})
     assert episode.snapshot() == before
+
+
+def test_the_job_setup_screens_add_a_job_its_estimate_and_items(client, episode):
+    from conftest import post_form
+
+    assert client.get("/vista_erp/job-setup").status_code == 200
+    resp = post_form(client, "/vista_erp/job-setup", {**JOB, "state": "Carolina"})
+    assert resp.status_code == 422 and "two-letter" in resp.get_data(as_text=True)
+    assert post_form(client, "/vista_erp/job-setup", JOB).status_code == 302
+    resp = post_form(client, "/vista_erp/jobs/6031/setup/estimate",
+                     {"task_id": "03-3000", "cost_type_id": "L", "original_budget": "10.00"})
+    assert resp.status_code == 422  # not a Vista phase: the job never adds codes
+    assert post_form(client, "/vista_erp/jobs/6031/setup/estimate",
+                     {"task_id": "03300-000-", "cost_type_id": "L", "original_budget": "10.00"}).status_code == 302
+    assert post_form(client, "/vista_erp/jobs/6031/setup/items",
+                     {"item": "100", "description": "Mobilization", "amount": "25.00"}).status_code == 302
+    resp = post_form(client, "/vista_erp/jobs/6031/setup/items", {"item": "", "description": " ", "amount": "1.00"})
+    assert resp.status_code == 422
+    page = client.get("/vista_erp/jobs/6031/setup").get_data(as_text=True)
+    assert "03300-000-" in page and "Mobilization" in page and "JC Job Setup" in page
+    assert client.get("/vista_erp/jobs/NOPE/setup").status_code == 404
