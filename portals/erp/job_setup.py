@@ -31,7 +31,7 @@ def _text(value: str, field: str, what: str) -> str:
 @service(WRITE)
 def create_project(ctx, project_id: Annotated[str, MaxLen(20)], name: Annotated[str, MaxLen(200)],
                    customer: Annotated[str, MaxLen(200)], city: Annotated[str, MaxLen(80)], state: str,
-                   start_date: date, est_completion: date, retainage_pct: str = "10.00",
+                   start_date: date, est_completion: date, retainage_pct: str = "0",
                    project_manager: Annotated[str, MaxLen(120)] = "") -> dict:
     """Add a new {job_word} to the job master, active, with no budget or contract yet.
 
@@ -43,7 +43,7 @@ def create_project(ctx, project_id: Annotated[str, MaxLen(20)], name: Annotated[
         state: The two-letter state, e.g. NC.
         start_date: The start date, YYYY-MM-DD.
         est_completion: The estimated completion date, YYYY-MM-DD.
-        retainage_pct: The owner's retainage percent, e.g. 10.00 or 5.
+        retainage_pct: The owner's retainage percent, from 0 to 100; left out, none.
         project_manager: The project manager's name.
     """
     key = project_id.strip()
