@@ -27,7 +27,8 @@ from .common import Family, OracleError, Private, all_items, call
 
 FAMILY_NAME = "A_job_setup_from_estimate"
 HB, HH2, ERP = "hcss_heavybid", "hh2", "vista_erp"
-CREATE_JOB, ADD_LINE, ADD_ITEM = f"{ERP}.jc.job.create", f"{ERP}.jc.original_estimate.add", f"{ERP}.jb.contract_item.add"
+CREATE_JOB, ADD_LINE = f"{ERP}.jc.job.create", f"{ERP}.jc.original_estimate.add"
+ADD_ITEM = f"{ERP}.jb.contract_item.add"
 EXPORT = f"{HB}.estimate.export_budget"
 SYNC, SUBMIT = f"{HH2}.sync.run", f"{HB}.bid.submit"
 # What the award letter the person forwards sets (HeavyBid's estimate does not carry them).
