@@ -22,6 +22,7 @@ from .divergences import (avalara_entries, change_order_entries, coi_entries, co
 from .documents import build_coi_renewals, build_documents
 from .eapps import build_eapps, eapp_entries
 from .funding import build_funding, funding_entries
+from . import estimating
 from .erp_keys import assign_job_numbers
 from .fieldtime import build_field_time_exceptions
 from .jobs import build_jobs
@@ -109,6 +110,12 @@ def generate_book(seed: int = 7) -> dict:
     # INGENIOUS.BUILD's owner funding and June draw packages, with their own seed section
     funding = build_funding(section_rng(seed, "funding"), job_map, bills, vendor_map, budget, code_desc)
     divergences += funding_entries(funding)
+    # HeavyBid's bids and hh2's sync map, last with their own seed section so that nothing above moves
+    estimates = estimating.build_estimates(section_rng(seed, "estimates"))
+    basis = {"jobs": jobs, "cost_codes": cost_codes, "cost_types": COST_TYPES, "erp_cost_code_map": erp_map,
+             "workers": workers, "vendors": vendors, "estimates": estimates}
+    hh2_sync = estimating.build_sync_map(basis)
+    divergences += estimating.entries(basis)
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,
@@ -135,6 +142,8 @@ def generate_book(seed: int = 7) -> dict:
         "field_time_exceptions": field_time_exceptions,
         "workbooks": workbooks,
         "boq": boq,
+        "estimates": estimates,
+        "hh2_sync": hh2_sync,
         "divergences": finalize(divergences),
     }
 

@@ -344,7 +344,8 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     procore_jobs = {r["project_number"] for r in _rows(store, "procore", "projects")}
     crosswalk = _rows(store, "procore", "erp_cost_code_map")
     own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": [], "worker": [], "craft": [],
-                                 "bank_transaction": [], "bank_exception": [], "commitment": [], "supplier": []}
+                                 "bank_transaction": [], "bank_exception": [], "commitment": [], "supplier": [],
+                                 "estimate": []}
     for app in pm_apps():  # a PM platform's own commitment numbers and Directory ids
         if any(r["number"] != r["book_number"] for r in _rows(store, app, "commitments")):
             own["commitment"].append(app)
@@ -393,6 +394,10 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     for app in payments_apps():  # Corpay's own supplier numbers
         if any(r["supplier_number"] not in vendor_ids for r in _rows(store, app, "suppliers")):
             own["supplier"].append(app)
+    jobs = {j["job"] for j in book.get("jobs", [])}
+    for app in estimating_apps():  # HeavyBid's estimate codes, which are not job numbers
+        if any(r["code"] not in jobs for r in _rows(store, app, "estimates")):
+            own["estimate"].append(app)
     own["bank_exception"] = sorted({bank for by in reasons.values() if len(set(by.values())) > 1 for bank in by})
     return [Mismatch("identity", kind, "format", f"{', '.join(apps)} key {kind}s their own way")
             for kind, apps in own.items() if apps]
@@ -706,6 +711,39 @@ def salestax_mismatches(store, book: dict) -> list[Mismatch]:
     return out
 
 
+def _line_apps(line: str) -> list[str]:
+    from portals.core.registry import load_apps
+
+    return [name for name, spec in load_apps().items() if spec.kind == "integration" and spec.manifest.get("line") == line]
+
+
+def estimating_apps() -> list[str]:
+    return _line_apps("estimating")
+
+
+def sync_mismatches(store, book: dict) -> list[Mismatch]:
+    """Each sync utility's map against the book: a Procore job, cost code, worker or vendor must
+    map to the ERP key the book gives it, and every HeavyJob codebook code to a phase."""
+    erp = {m["code"]: m["vista_phase"] for m in book.get("erp_cost_code_map", [])}
+    expected = {("Job (CV)", j["job"]): j["job"] for j in book.get("jobs", [])}
+    expected |= {("Cost Code", code): phase for code, phase in erp.items()}
+    expected |= {("Employee", w["worker_id"]): w["foundation_employee"] for w in book.get("workers", [])}
+    expected |= {("Vendor", str(v["procore_vendor_id"])): str(v["vista_vendor"]) for v in book.get("vendors", [])}
+    fields = {"Job (CV)": "job", "Cost Code": "cost_code", "Employee": "employee", "Vendor": "vendor"}
+    out = []
+    for app in _line_apps("sync"):
+        for r in _rows(store, app, "mappings"):
+            if r["system"] == "HeavyJob":
+                if r["entity"] == "Cost Code" and r["erp_key"] is None:
+                    out.append(Mismatch("codebook", r["source_key"], "phase", f"{app} maps it to no phase"))
+                continue
+            want = expected.get((r["entity"], r["source_key"]))
+            if r["erp_key"] != want:
+                out.append(Mismatch("hh2_mapping", r["source_key"], fields[r["entity"]],
+                                    f"{app} maps it to {r['erp_key']}, not {want}"))
+    return out
+
+
 def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
@@ -714,7 +752,8 @@ def all_mismatches(store, book: dict) -> list[Mismatch]:
             + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
             + payments_mismatches(store, book) + lien_mismatches(store, book)
             + fieldtime_mismatches(store, book)
-            + salestax_mismatches(store, book))
+            + salestax_mismatches(store, book)
+            + sync_mismatches(store, book))
 
 
 def unregistered(mismatches: list[Mismatch], registry: list[dict]) -> list[Mismatch]:

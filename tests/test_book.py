@@ -8,6 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from portals.core.registry import load_apps
+from seeds import estimating
 from seeds.book import SNAPSHOT, dumps, generate_book, load_book
 
 BANKS = [name for name, spec in load_apps().items() if spec.kind == "bank"]  # every bank portal the stack serves
@@ -40,7 +41,8 @@ def test_top_level_keys_and_meta(book):
                          "commitments", "requisitions", "eapps", "boq", "funding", "budget_lines", "job_cost",
                          "ap_bills", "gl_accounts",
                          "change_orders", "prime_contracts", "documents", "mail", "divergences",
-                         "wage_determinations", "workers", "timecards", "field_time_exceptions", "workbooks"}
+                         "wage_determinations", "workers", "timecards", "field_time_exceptions", "workbooks",
+                         "estimates", "hh2_sync"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
                             "email_domain": "companyA.com", "clock": CLOCK, "seed": 7, "version": 1,
                             "pm_erp_app": "sage_intacct"}
@@ -306,6 +308,15 @@ def test_divergence_entries_point_at_real_records(book):
         elif d["entity"] == "identity" and d["key"] in {"worker", "craft"}:  # ADP keys a worker by his aoid
             assert d["field"] == "format" and d["family"] == "P_certified_payroll"
             assert d["systems"] == (["lcptracker", "adp", "rippling"] if d["key"] == "worker" else ["lcptracker"])
+        elif d["entity"] == "identity" and d["key"] == "estimate":  # HeavyBid's estimate codes
+            assert d["field"] == "format" and d["systems"] == ["hcss_heavybid"]
+            assert d["family"] == "A_job_setup_from_estimate" and estimating.WON_JOB in d["why"]
+        elif d["entity"] == "codebook":  # a HeavyBid activity code hh2's codebook map gives no phase
+            assert d["field"] == "phase" and d["systems"] == ["hcss_heavybid", "hh2"]
+            assert estimating.ACTIVITIES[d["key"]][1] is None
+        elif d["entity"] == "hh2_mapping":  # a sync-map row keyed to the wrong ERP record
+            assert d["systems"] == ["hh2", "vista_erp"] and d["field"] in {"job", "cost_code", "employee"}
+            assert any(k[2] == d["key"] for k in estimating.planted(book))
         elif d["entity"] == "identity":
             assert d["key"] in {"job", "cost_code", "vendor", "commitment"} and d["field"] == "format"
             assert "procore" in d["systems"] and len(d["systems"]) >= 2
@@ -357,7 +368,7 @@ def test_divergence_entries_point_at_real_records(book):
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
     assert {d["key"] for d in book["divergences"] if d["entity"] == "identity"} == \
         {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "bank_exception", "commitment",
-         "supplier"}
+         "supplier", "estimate"}
     checks = [d for d in book["divergences"] if d["entity"] == "bank_check"]
     assert {d["field"] for d in checks} == {"payee", "amount", "presented", "issue_records"}
     # the day's nine exceptions, and every check of the run whose issue file was loaded twice

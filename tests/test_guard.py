@@ -86,6 +86,10 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return _levelset_accepted(env, tool)
     if app == "avalara":
         return _avalara_accepted(env, tool)
+    if app == "hcss_heavybid":  # a bid still pending: the one a person would submit
+        return {"estimate_id": _first(env, "hcss_heavybid.estimates.list", {"status": "Pending"})["estimate_id"]}
+    if app == "hh2":  # the AP invoices queued for the next run
+        return {"entity": "Invoice (AP)"}
     if APPS[app].kind == "bank":
         return _bank_accepted(env, app, tool)
     if APPS[app].kind == "payroll":
@@ -324,6 +328,8 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "lien.file": {"job_id": 999999999, "amount": "1000.00"},
     "transactions.commit": {"transaction_id": 999999999},
     "returns.approve": {"return_id": 999999999},
+    "bid.submit": {"estimate_id": 999999999},
+    "sync.run": {"entity": "Vendor"},  # no vendor waits to sync: nothing to run
 }
 for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
     for _service, _args in (("create_shared_link", {"file_id": 999999999}),
@@ -453,6 +459,11 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("send draft", f"{base}/message/{draft}/send", {}),
                 ("reply", f"{base}/message/{received}/reply", {"comment": "Thanks"}),
                 ("forward", f"{base}/message/{received}/forward", {"to": "name@example.com"})]
+    if app == "hcss_heavybid":
+        pending = accepted_args(env, app, "bid.submit", store)["estimate_id"]
+        return [("submit bid", f"{base}/estimates/{pending}/submit", {})]
+    if app == "hh2":
+        return [("sync now", f"{base}/sync/run", {"entity": ""}), ("sync invoices", f"{base}/sync/run", {"entity": "Invoice (AP)"})]
     if app == "procore":
         req = _first(env, "procore.requisitions.list", {"status": "approved"})
         return [("pay", f"{base}/projects/{req['project_number']}/invoicing/{req['requisition_id']}/pay", {"amount": ""})]
@@ -594,6 +605,9 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                       ("deliver, no such form", f"{base}/forms/999999999/deliver", {}),
                       ("request W-9, already on file", f"{base}/recipients/{{on_file}}/w9-request", {}),
                       ("request W-9, no such recipient", f"{base}/recipients/999999999/w9-request", {})],
+        "hcss_heavybid": [("submit, no such estimate", f"{base}/estimates/999999999/submit", {}),
+                          ("submit, already won", f"{base}/estimates/{{won}}/submit", {})],
+        "hh2": [("sync, nothing waiting", f"{base}/sync/run", {"entity": "Vendor"})],
         "corpay": [("approve, no such payment", f"{base}/payments/999999999/approve", {}),
                    ("approve, already paid", f"{base}/payments/{{paid}}/approve", {}),
                    ("apply, no such request", f"{base}/bank-changes/999999999/apply", {}),
@@ -737,6 +751,8 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
             draft = env.call("track1099.forms.upsert", {"recipient_id": on_file["recipient_id"], "tax_year": 2025,
                                                         "box1_nonemployee_comp": "900.00"})
             fill = {"payer": on_file["payer_id"], "draft": draft["form_id"], "on_file": on_file["recipient_id"]}
+        elif app == "hcss_heavybid":
+            fill = {"won": _first(env, "hcss_heavybid.estimates.list", {"status": "Won"})["estimate_id"]}
         elif app == "corpay":
             fill = {"paid": _first(env, "corpay.payments.list", {"status": "Paid"})["payment_id"],
                     "supplier": _first(env, "corpay.vendors.list", {})["supplier_id"]}

@@ -153,6 +153,7 @@ SCREEN_WORDS = {
     "firms": ("firms", "firm", "firm_number", "sort_name", "pm_module"),
     "sl_change_orders": ("sl_change_orders", "new_sl_change_order", "change_order_number"),
     "purchase_orders": ("purchase_orders", "purchase_order", "po_module"),
+    "job_setup": ("job_setup",),
 }
 
 

@@ -4,6 +4,7 @@ from .ap import (create_bill, create_payment_run, get_bill, list_posted_bills, l
 from .gl import create_journal_entry, get_journal_entry, list_gl_accounts, post_journal_entry
 from .jobs import (create_cost_adjustment, get_project, get_project_contract, list_commitments,
                    list_projects, list_tasks, query_cost_detail, update_job_forecast)
+from .job_setup import add_budget_line, add_contract_item, create_project
 from .vendor_services import create_payment_hold, get_vendor, list_payment_holds, query_vendors
 # Records some products keep beyond the shared core; each manifest offers the ones its product has.
 from .batches import get_batch, list_batches, post_batch
@@ -30,4 +31,5 @@ __all__ = [
     "get_payment", "query_payments", "get_progress_bill", "list_progress_bills", "get_purchase_order",
     "get_subcontract", "list_purchase_orders", "list_subcontracts", "get_retainage", "query_retainage",
     "release_retainage", "create_sl_change_order", "list_sl_change_orders",
+    "add_budget_line", "add_contract_item", "create_project",
 ]

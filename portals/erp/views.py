@@ -207,6 +207,53 @@ def make_blueprint(spec) -> Blueprint:
                           form=form, errors=form_error(err))
         return redirect(url_for(".job_detail", job=job, saved=1))
 
+    # Job setup: a new job in the job master, then its original estimate lines and contract items.
+    JOB_FIELDS = ("project_id", "name", "customer", "city", "state", "start_date", "est_completion",
+                  "retainage_pct", "project_manager")
+
+    @route("/job-setup", "job_setup", writes=("create_project",), methods=("GET", "POST"))
+    def job_setup():
+        if request.method == "GET":
+            return render(spec, "erp/job_setup.html")
+        form = {k: v for k, v in form_args(*JOB_FIELDS).items() if v.strip() or k not in ("retainage_pct",)}
+        try:
+            made = call("create_project", form)
+        except ToolError as err:
+            return render(spec, "erp/job_setup.html", 422, form=form, errors=form_error(err))
+        return redirect(url_for(".job_setup_detail", job=made["project_id"], saved="job"))
+
+    def setup_page(job, status=200, **extra):
+        project = call("get_project", {"project_id": job})
+        contract = call("get_project_contract", {"project_id": job})
+        return render(spec, "erp/job_setup_detail.html", status, job=project, contract=contract,
+                      saved=request.args.get("saved"), **extra)
+
+    @route("/jobs/<job>/setup", "job_setup")
+    def job_setup_detail(job):
+        return setup_page(job)
+
+    @route("/jobs/<job>/setup/estimate", "job_setup", writes=("add_budget_line",), methods=("POST",))
+    def job_setup_estimate(job):
+        form = {"project_id": job, **form_args("task_id", "cost_type_id", "original_budget")}
+        try:
+            call("add_budget_line", form)
+        except ToolError as err:
+            if err.status == 404 and err.field == "project_id":
+                raise
+            return setup_page(job, 422, form=form, errors=form_error(err))
+        return redirect(url_for(".job_setup_detail", job=job, saved="estimate"))
+
+    @route("/jobs/<job>/setup/items", "job_setup", writes=("add_contract_item",), methods=("POST",))
+    def job_setup_item(job):
+        form = {"project_id": job, **form_args("item", "description", "amount")}
+        try:
+            call("add_contract_item", form)
+        except ToolError as err:
+            if err.status == 404 and err.field == "project_id":
+                raise
+            return setup_page(job, 422, item_form=form, item_errors=form_error(err))
+        return redirect(url_for(".job_setup_detail", job=job, saved="item"))
+
     @route("/tasks", "tasks")
     def tasks():
         return listing("list_tasks", "erp/tasks.html", ("project_id", "search"), TASK_SORT)
