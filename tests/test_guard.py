@@ -82,6 +82,10 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return _track1099_accepted(env, tool)
     if app == "corpay":
         return _corpay_accepted(env, tool)
+    if app == "plaid":  # a transfer the company might make: a debit from its operating account
+        account = next(a for a in env.call("plaid.item.get", {"item_id": env.call("plaid.items.list", {})["items"][0]["item_id"]})[
+            "accounts"] if a["name"] == "Operating")
+        return {"account_id": account["account_id"], "type": "debit", "amount": "250.00", "description": "Deposit"}
     if APPS[app].kind == "bank":
         return _bank_accepted(env, app, tool)
     if APPS[app].kind == "payroll":
@@ -271,6 +275,7 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "bid_package.send_rfq": {"number": MISSING},
     "vendor.payment_method.update": {"supplier_id": 999999999, "payment_method": "Check"},
     "vendor.bank_change.apply": {"change_id": 999999999},
+    "transfer.create": {"account_id": "NOSUCHACCOUNT", "type": "debit", "amount": "250.00", "description": "Deposit"},
 }
 for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
     for _service, _args in (("create_shared_link", {"file_id": 999999999}),
@@ -445,6 +450,8 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
                 ("apply bank change", f"{base}/bank-changes/{ids['vendor.bank_change.apply']['change_id']}/apply", {}),
                 ("change payment method", f"{base}/suppliers/{method['supplier_id']}/payment-method",
                  {k: v for k, v in method.items() if k != "supplier_id"})]
+    if app == "plaid":
+        return []  # transfers are API calls: the Plaid Dashboard has no button that makes one
     if APPS[app].kind == "bank":
         ids = {APPS[app].tool_map[tool]: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
         pressed = {"approve_payment": lambda a: ("approve", f"{base}/payments/{a['payment_id']}/approve", {}),
@@ -640,6 +647,8 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
         elif app == "corpay":
             fill = {"paid": _first(env, "corpay.payments.list", {"status": "Paid"})["payment_id"],
                     "supplier": _first(env, "corpay.vendors.list", {})["supplier_id"]}
+        elif app == "plaid":
+            fill = {}  # no guarded button to refuse (refused_buttons)
         elif APPS[app].kind == "bank":
             payments = f"{app}.{APPS[app].service_tool_names['list_payments']}"
             fill = {"draft": _first(env, payments, {"status": "Draft"})["payment_id"],
