@@ -34,7 +34,7 @@ def test_the_shipped_instance_list_is_the_suite():
                                            "C_coi_hold", "G_sub_accrual", "B_aia_g702",
                                            "A_change_order", "P_certified_payroll", "T_positive_pay",
                                            "R_1099nec", "C_eapp_review", "A_uncommitted_costs",
-                                           "T_vendor_bank_change"}
+                                           "T_vendor_bank_change", "G_cash_tieout_plaid"}
     assert all(r["task_name"] == "cfab." + r["instance_id"] for r in rows)
     assert not any(k in json.dumps(rows) for k in ("evaluator", "ground_truth", "expected"))
 

@@ -37,7 +37,8 @@ def test_the_suite_is_the_papers_instances():
         + [f"cf_R_1099nec_2025_{g}" for g in "abcdefg"]
         + [f"cf_C_eapp_review_{j}" for j in ("2816", "3937", "6495")]
         + [f"cf_A_uncommitted_costs_{j}" for j in ("3412", "8693")]
-        + [f"cf_T_vendor_bank_change_corpay_{k}" for k in ("callback", "lookalike")])
+        + [f"cf_T_vendor_bank_change_corpay_{k}" for k in ("callback", "lookalike")]
+        + ["cf_G_cash_tieout_plaid_operating"])
 
 
 def test_the_forecast_task_matches_the_papers_example_and_starts_stale(store):
