@@ -345,7 +345,8 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     crosswalk = _rows(store, "procore", "erp_cost_code_map")
     own: dict[str, list[str]] = {"job": [], "cost_code": [], "vendor": [], "worker": [], "craft": [],
                                  "bank_transaction": [], "bank_exception": [], "commitment": [], "supplier": [],
-                                 "estimate": []}
+                                 "estimate": [],
+                                 "plaid_transaction": []}
     for app in pm_apps():  # a PM platform's own commitment numbers and Directory ids
         if any(r["number"] != r["book_number"] for r in _rows(store, app, "commitments")):
             own["commitment"].append(app)
@@ -386,6 +387,9 @@ def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:
     for bank in bank_apps():  # one ACH settlement for a day's payments, the bank's own descriptions
         if any(t["type_code"] == "469" for t in _rows(store, bank, "transactions")):
             own["bank_transaction"].append(bank)
+    for app in bank_data_apps():  # Plaid's sign: a fee the bank debited is a positive amount
+        if any(t["pfc_primary"] == "BANK_FEES" and Decimal(str(t["amount"])) > 0 for t in _rows(store, app, "transactions")):
+            own["plaid_transaction"].extend([app, *bank_apps()])
     reasons: dict[str, dict[str, str]] = {}  # serial -> bank -> the bank's words for its exception
     for bank in bank_apps():
         for e in _rows(store, bank, "check_exceptions"):
@@ -466,9 +470,17 @@ def gcpay_mismatches(store) -> list[Mismatch]:
 
 
 def bank_apps() -> list[str]:
+    """The treasury portals (the Bank archetype's apps but its bank-data line)."""
     from portals.core.registry import load_apps
 
-    return [name for name, spec in load_apps().items() if spec.kind == "bank"]
+    return [name for name, spec in load_apps().items() if spec.kind == "bank" and spec.manifest.get("line") != "data"]
+
+
+def bank_data_apps() -> list[str]:
+    """The bank-data APIs (Plaid): the same accounts, read through an API."""
+    from portals.core.registry import load_apps
+
+    return [name for name, spec in load_apps().items() if spec.kind == "bank" and spec.manifest.get("line") == "data"]
 
 
 def bank_mismatches(store, book: dict) -> list[Mismatch]:

@@ -262,6 +262,7 @@ TREASURY_FIELDS = {"payee_truncated": "payee", "payee_abbreviated": "payee", "pa
                    "voided": "presented", "not_issued": "presented", "issue_loaded_twice": "issue_records"}
 BANKS = ["bofa_cashpro", "chase_treasury", "pnc_pinacle", "wells"]  # the bank portals seeded from seeds/treasury.py
 CHECK_REGISTERS = [PM_ERP, "vista_erp"]  # the ERPs whose AP payment history is the check register
+BANK_DATA = ["plaid"]  # the bank-data APIs that read the same accounts (seeds/plaid.py)
 
 
 def treasury_entries(book: dict) -> list[dict]:
@@ -296,6 +297,14 @@ def treasury_entries(book: dict) -> list[dict]:
                             "ACH ORIG SETTLEMENT CCD n ITEMS), posts a check on the day it is presented, not its "
                             "check date, and settles a day's ACH payments in one debit; the ERP keeps one payment "
                             "per vendor, dated the check run.")})
+    entries.append({"entity": "identity", "key": "plaid_transaction", "field": "format",
+                    "systems": [*BANK_DATA, *BANKS], "family": "G_cash_tieout_plaid",
+                    "why": ("Plaid returns the bank's items with its own sign: a positive amount is money out of "
+                            "the account (a check paid, a fee), a negative one money in (an owner's payment), "
+                            "where the bank reports a debit or a credit of a positive amount; it keys Items, "
+                            "accounts and transactions by its own 37-character ids, shows an account by the "
+                            "last four digits of its number, returns the day's unposted items as pending and "
+                            "only the last 90 days.")})
     entries.append({"entity": "identity", "key": "bank_exception", "field": "format", "systems": list(BANKS),
                     "family": "T_positive_pay",
                     "why": ("Each bank keeps the same checks, issue records and exceptions under its own ids and "

@@ -11,7 +11,8 @@ from portals.core.registry import load_apps
 from seeds import estimating
 from seeds.book import SNAPSHOT, dumps, generate_book, load_book
 
-BANKS = [name for name, spec in load_apps().items() if spec.kind == "bank"]  # every bank portal the stack serves
+BANKS = [name for name, spec in load_apps().items()  # every bank portal the stack serves (not Plaid, an API)
+         if spec.kind == "bank" and spec.manifest.get("line") != "data"]
 
 MONEY = re.compile(r"^-?\d+\.\d{2}$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -292,6 +293,8 @@ def test_divergence_entries_point_at_real_records(book):
             assert d["systems"] == [*BANKS, book["meta"]["pm_erp_app"], "vista_erp"] and d["key"].isdigit()
         elif d["entity"] == "identity" and d["key"] in {"bank_transaction", "bank_exception"}:
             assert d["field"] == "format" and d["systems"] == BANKS and d["family"] == "T_positive_pay"
+        elif d["entity"] == "identity" and d["key"] == "plaid_transaction":  # Plaid's sign and ids
+            assert d["field"] == "format" and d["systems"] == ["plaid", *BANKS] and d["family"] == "G_cash_tieout_plaid"
         elif d["entity"] == "identity" and d["key"] == "supplier":
             assert d["field"] == "format" and d["systems"] == ["corpay"] and d["family"] == "T_vendor_bank_change"
         elif d["entity"] == "bank_change":  # a request to pay a vendor somewhere the master does not know
@@ -368,7 +371,8 @@ def test_divergence_entries_point_at_real_records(book):
     assert any(d["key"] == "V1001" and d["family"] == "C_invoice_code" for d in book["divergences"])
     assert {d["key"] for d in book["divergences"] if d["entity"] == "identity"} == \
         {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "bank_exception", "commitment",
-         "supplier", "estimate"}
+         "supplier", "estimate",
+         "plaid_transaction"}
     checks = [d for d in book["divergences"] if d["entity"] == "bank_check"]
     assert {d["field"] for d in checks} == {"payee", "amount", "presented", "issue_records"}
     # the day's nine exceptions, and every check of the run whose issue file was loaded twice

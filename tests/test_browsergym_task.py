@@ -35,7 +35,7 @@ def test_the_shipped_instance_list_is_the_suite():
                                            "A_change_order", "P_certified_payroll", "T_positive_pay",
                                            "R_1099nec", "C_eapp_review", "A_uncommitted_costs",
                                            "T_vendor_bank_change", "B_progress_claim_boq", "C_eapp_intacct_bill",
-                                           "B_draw_funding", "H_levelset_notice_holds", "P_field_time_recon", "C_use_tax_accrual", "A_job_setup_from_estimate"}
+                                           "B_draw_funding", "H_levelset_notice_holds", "P_field_time_recon", "C_use_tax_accrual", "A_job_setup_from_estimate", "G_cash_tieout_plaid"}
     assert all(r["task_name"] == "cfab." + r["instance_id"] for r in rows)
     assert not any(k in json.dumps(rows) for k in ("evaluator", "ground_truth", "expected"))
 

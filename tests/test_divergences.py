@@ -105,10 +105,12 @@ def test_each_kind_of_key_the_systems_write_their_own_way_is_registered_once(sto
     found = {m.key: m.detail for m in consistency.identity_mismatches(store)}
     registry = {d["key"]: d for d in book["divergences"] if d["entity"] == "identity"}
     assert set(found) == set(registry) == {"job", "cost_code", "vendor", "worker", "craft", "bank_transaction", "bank_exception", "commitment",
-                                                  "supplier", "estimate"}
+                                                  "supplier", "estimate",
+                                                  "plaid_transaction"}
     for kind, detail in found.items():
         named = set(detail.split(" key ")[0].split(", "))
-        expected = named if kind in {"worker", "craft", "bank_transaction", "bank_exception", "supplier", "estimate"} else named | {"procore"}
+        expected = named if kind in {"worker", "craft", "bank_transaction", "bank_exception", "supplier", "estimate",
+                                     "plaid_transaction"} else named | {"procore"}
         assert expected == set(registry[kind]["systems"]), (kind, detail)
     assert "sage_intacct" in registry["job"]["systems"] and "vista_erp" not in registry["job"]["systems"]
     assert {"gcpay", "lcptracker"} <= set(registry["job"]["systems"])

@@ -90,6 +90,10 @@ def accepted_args(env, app: str, tool: str, store) -> dict:
         return {"estimate_id": _first(env, "hcss_heavybid.estimates.list", {"status": "Pending"})["estimate_id"]}
     if app == "hh2":  # the AP invoices queued for the next run
         return {"entity": "Invoice (AP)"}
+    if app == "plaid":  # a transfer the company might make: a debit from its operating account
+        account = next(a for a in env.call("plaid.item.get", {"item_id": env.call("plaid.items.list", {})["items"][0]["item_id"]})[
+            "accounts"] if a["name"] == "Operating")
+        return {"account_id": account["account_id"], "type": "debit", "amount": "250.00", "description": "Deposit"}
     if APPS[app].kind == "bank":
         return _bank_accepted(env, app, tool)
     if APPS[app].kind == "payroll":
@@ -330,6 +334,7 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "returns.approve": {"return_id": 999999999},
     "bid.submit": {"estimate_id": 999999999},
     "sync.run": {"entity": "Vendor"},  # no vendor waits to sync: nothing to run
+    "transfer.create": {"account_id": "NOSUCHACCOUNT", "type": "debit", "amount": "250.00", "description": "Deposit"},
 }
 for _spec in (s for s in APPS.values() if s.kind == "docs"):  # each document store in its own words
     for _service, _args in (("create_shared_link", {"file_id": 999999999}),
@@ -534,6 +539,8 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
         ids = {tool: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
         return [("commit transaction", f"{base}/transactions/{ids['transactions.commit']['transaction_id']}/commit", {}),
                 ("approve return", f"{base}/returns/{ids['returns.approve']['return_id']}/approve", {})]
+    if app == "plaid":
+        return []  # transfers are API calls: the Plaid Dashboard has no button that makes one
     if APPS[app].kind == "bank":
         ids = {APPS[app].tool_map[tool]: accepted_args(env, app, tool, store) for tool in APPS[app].money_guarded_tools}
         pressed = {"approve_payment": lambda a: ("approve", f"{base}/payments/{a['payment_id']}/approve", {}),
@@ -763,6 +770,8 @@ def test_every_refused_guarded_button_says_why_and_is_on_record(flask_app, store
         elif app == "avalara":
             fill = {"committed": _first(env, "avalara.transactions.list", {"status": "Committed"})["transaction_id"],
                     "filed": _first(env, "avalara.returns.list", {"status": "Filed"})["return_id"]}
+        elif app == "plaid":
+            fill = {}  # no guarded button to refuse (refused_buttons)
         elif APPS[app].kind == "bank":
             payments = f"{app}.{APPS[app].service_tool_names['list_payments']}"
             fill = {"draft": _first(env, payments, {"status": "Draft"})["payment_id"],

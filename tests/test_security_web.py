@@ -55,11 +55,14 @@ def post_routes(flask_app):
 
 
 @pytest.mark.parametrize("app", list(APPS))
-def test_every_form_echoes_typed_markup_as_text(bound, app):
+def test_every_form_echoes_typed_markup_as_text(flask_app, bound, app):
     """Every text field of every form, filled with markup and posted: the page that comes back
     (an error re-render or a success) shows it escaped, never as markup."""
     client, episode = bound
     forms = app_forms(client, APPS[app])
+    if not [r for r in post_routes(flask_app) if r.endpoint.split(".")[0] == app]:
+        assert not forms  # a read-only dashboard (Plaid's) posts nothing
+        return
     assert forms, f"{app} has no forms to check"
     for form in forms:
         data = {**form.fields, **{name: PAYLOAD for name in form.text_fields}}
