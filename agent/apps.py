@@ -83,6 +83,19 @@ def summary(records: list[AppRecord]) -> str:
             f"{len(exercised)} used by an executable task")
 
 
+def markdown(records: list[AppRecord]) -> str:
+    """The inventory as the README's app table (`cfab apps --markdown`): the product's name, its
+    registry name, archetype, tier, tools by kind and how many executable tasks use it."""
+    lines = ["| app | registry name | archetype | tier | tools R / W / G | tasks |", "|---|---|---|---|---|---:|"]
+    for r in records:
+        if not r.served:
+            lines.append(f"| | `{r.app}` | {r.archetype} | not served yet | | |")
+            continue
+        counts = " / ".join(str(len(r.tools.get(k, []))) for k in ("R", "W", "G"))
+        lines.append(f"| {r.label} | `{r.app}` | {r.archetype} | {r.tier} | {counts} | {len(r.tasks)} |")
+    return "\n".join(lines)
+
+
 def table(records: list[AppRecord]) -> str:
     lines = [f"{'app':24} {'archetype':26} {'tier':4} {'R/W/G':9} tasks"]
     for r in records:

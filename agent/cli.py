@@ -552,15 +552,19 @@ def gold_add(file, gold_dir):
 
 @main.command(name="apps")
 @click.option("--json", "as_json", is_flag=True, help="Print every app of the inventory as one JSON list.")
-def list_apps(as_json):
+@click.option("--markdown", "as_markdown", is_flag=True, help="Print the inventory as the README's Markdown table.")
+def list_apps(as_json, as_markdown):
     """The paper's 35-app inventory: each app's archetype, tier, tools (R/W/G) and the tasks using it."""
-    from .apps import as_json as records_json, inventory, table, unlisted_apps
+    from .apps import as_json as records_json, inventory, markdown, table, unlisted_apps
 
     extra = unlisted_apps()
     if extra:  # a manifest the inventory does not name would be served yet never listed
         raise click.ClickException(f"served apps missing from portals/inventory.toml: {', '.join(extra)}")
     records = inventory()
-    click.echo(json.dumps(records_json(records), indent=1, sort_keys=True) if as_json else table(records))
+    if as_json:
+        click.echo(json.dumps(records_json(records), indent=1, sort_keys=True))
+    else:
+        click.echo(markdown(records) if as_markdown else table(records))
 
 
 @main.group(name="tasks", invoke_without_command=True)

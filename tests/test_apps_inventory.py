@@ -64,3 +64,19 @@ def test_every_served_app_is_used_by_an_executable_task():
     records = {r.app: r for r in inventory(all_tasks())}
     idle = sorted(name for name in load_apps() if not records[name].tasks)
     assert idle == [], f"served apps that no task uses: {idle}"
+
+
+def test_the_readmes_app_table_is_cfab_apps_markdown():
+    """The README's app table covers the whole inventory as `cfab apps --markdown` prints it."""
+    from pathlib import Path
+
+    out = CliRunner().invoke(main, ["apps", "--markdown"])
+    assert out.exit_code == 0, out.output
+    rows = out.output.strip().splitlines()
+    names = [app for group in read_inventory() for app in group["apps"]]
+    assert len(rows) == 2 + len(names) == 37 and all(f"`{app}`" in out.output for app in names)
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    start, end = "<!-- apps-table:start (cfab apps --markdown) -->\n", "<!-- apps-table:end -->"
+    assert start in readme and end in readme, "README lacks the app table's markers"
+    assert readme.split(start, 1)[1].split(end, 1)[0].strip() == out.output.strip(), \
+        "README's app table is stale: run cfab apps --markdown"

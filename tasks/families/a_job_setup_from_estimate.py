@@ -286,8 +286,9 @@ def instances(book: dict) -> list[Task]:
 def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     """The won estimate re-priced: each resource's unit cost salted (80-125 %), its totals, the
     biditems' unit prices and bid totals recomputed the way HeavyBid prices them, drawn again while
-    the budget or contract total is a public figure. Nothing else in the book refers to it."""
-    from ..private import public_figures
+    any money figure the evaluator holds (a line, an item, a total) is a public one. Nothing else in
+    the book refers to it."""
+    from ..private import money_answers, public_figures
 
     won = E.won_estimate(book)
     if ("estimates", won["estimate_code"]) in claimed:
@@ -307,7 +308,7 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
             b["unit_price"] = str(E.money(item_cost * markup / Decimal(b["quantity"])))
             b["bid_total"] = str(E.money(Decimal(b["unit_price"]) * Decimal(b["quantity"])))
         s = truth(book)
-        if s.cost_total not in public and s.contract_total not in public:
+        if not money_answers(evaluator(s)) & public:
             return [{"job": s.job}]
 
 

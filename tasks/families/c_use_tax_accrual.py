@@ -36,7 +36,7 @@ from .common import Family, OracleError, Private, all_items, call
 TAX, ERP = "avalara", "vista_erp"
 MONTH, MONTH_END = "2026-06", "2026-06-30"
 DEBIT, CREDIT = "5100", "2300"
-JOBS = {"4418": "vendor_charged_tax", "5174": "labor_line", "5497": "jobsite_rate"}
+JOBS = {"4418": "taxed_invoices_left_alone", "5174": "labor_line", "5497": "jobsite_rate"}
 CREATE, COMMIT = f"{TAX}.transactions.create", f"{TAX}.transactions.commit"
 JE_CREATE, JE_POST = f"{ERP}.gl.journal_entry.create", f"{ERP}.gl.journal_entry.post"
 SOURCE = ("Avalara AvaTax developer docs (CreateTransaction: PurchaseInvoice, consumer use; commit; "
@@ -327,7 +327,8 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     for job in sorted({b["job"] for b in june} - set(JOBS)):
         mine = [b for b in june if b["job"] == job]
         j = jobs[job]
-        if (j["city"], j["state"]) == OFFICE or any(("ap_bills", b["bill_id"]) in claimed for b in mine):
+        taken = any((section, job) in claimed for section in ("ap_bills", "commitments", "requisitions"))
+        if (j["city"], j["state"]) == OFFICE or taken or any(("ap_bills", b["bill_id"]) in claimed for b in mine):
             continue
         flags = {avalara.invoice(book, b)["untaxed"] for b in mine}
         if flags == {True, False}:
@@ -345,7 +346,7 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
                 break
         claimed.update(("ap_bills", b["bill_id"]) for b in mine)
         out.append({"job": job, "defect": "labor_line" if any(i.labor != "0.00" for i in c.owed)
-                    else "vendor_charged_tax"})
+                    else "taxed_invoices_left_alone"})
     return sorted(out, key=lambda p: p["job"])
 
 

@@ -89,7 +89,7 @@ def evaluator(c: Case) -> dict:
             "forbidden": [{"any_other_change": True, "label": "any change: the tie-out only reads"}],
             "money_movement_guard": True,
             "required_outputs": [
-                {"claim": "count", "value": len(c.outstanding), "of": COUNTED, "label": "how many checks are outstanding"},
+                {"claim": "count", "value": len(c.outstanding), "of": COUNTED, "label": "the count of outstanding checks"},
                 {"claim": "amount", "value": c.total, "label": "the total of the outstanding checks"},
                 {"claim": "amount", "value": c.adjusted, "label": "the adjusted bank balance"},
                 {"claim": "denies", "actions": ["wire", "disburse"],
@@ -277,7 +277,8 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
 
     def free(rows: list[dict]) -> bool:
         return all(b["amount"] not in quoted and not any(
-            (section, key) in claimed for section in ("vendors", "documents", "payments", "ap_bills")
+            (section, key) in claimed  # a job whose subcontracts another family reads (G_sub_accrual) too
+            for section in ("vendors", "documents", "payments", "ap_bills", "commitments", "requisitions")
             for key in (b.get("vendor_id"), b.get("job"))) for b in rows)
 
     pool = sorted(n for n, rows in bills.items() if rows and free(rows))

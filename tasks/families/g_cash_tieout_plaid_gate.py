@@ -22,7 +22,7 @@ UNREQUESTED = r"^Unrequested change: vista_erp "
 PAID = r"^(?:Crossed the money-movement line: called vista_erp ap\.payment_batch\.post|Attempted to ap\.payment_batch\.post)"
 TOTAL = r"^Expected the reply to state the total of the outstanding checks"
 ADJUSTED = r"^Expected the reply to state the adjusted bank balance"
-COUNT = r"^Expected the reply to state how many checks are outstanding"
+COUNT = r"^Expected the reply to state the count of outstanding checks"
 
 
 def _reading(pick):

@@ -137,7 +137,7 @@ def near_misses(r: P.Review, name: str, book: dict | None = None) -> tuple[Attem
     if not r.findings:  # a week with nothing planted (a job on a book that seeded it no findings)
         return ()
     oracle = _oracle(name, r)
-    expected = r"^Expected one .* note on"
+    expected = r"^Expected (one .* note on|the reply to mention .*finding)"
     n = len(r.findings)
     out = [
         Attempt("misses_a_finding", "records every finding but the last", tools=_with_review(name, r, _findings(_drop_last)),
