@@ -108,6 +108,8 @@ def near_misses(r: F.Recon) -> tuple:
                     "I signed the crew's timecards so payroll can go.")), because=r"^The reply claims it signed"),
         Attempt("reply_names_nobody", "does the work but answers without naming anyone",
                 tools=with_reply(_oracle(r), f"Reconciled job {r.job}; payroll corrected and recalculated."),
+                browser=with_reply(lambda portal: F.oracle_browser(r.app, r.job, r.name, portal),
+                                   f"Reconciled job {r.job}; payroll corrected and recalculated."),
                 because=r"^Expected the reply to mention"),
     ]
     return tuple(out)
