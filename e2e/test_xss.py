@@ -17,6 +17,7 @@ from portals.core.environment import Environment
 from portals.core.registry import load_apps
 from portals.core.tools import WRITE
 from portals.core.web import enter_url
+from tasks.families.common import OracleError
 from tasks.registry import all_tasks
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -119,8 +120,12 @@ def test_stored_markup_never_runs_where_it_is_shown(watched, live_server, e2e_ep
             return original(name, args)
 
         env.call = call
-        task.oracle_tools(env)
-        env.call = original
+        try:
+            task.oracle_tools(env)
+        except OracleError:  # a family built on another's records (C_eapp_intacct_bill on C_eapp_review's
+            pass             # eApps) finds them already worked in this one episode; the rest still stored
+        finally:
+            env.call = original
     assert stored, "nothing was stored, so nothing was shown"
     client = live_server.app.test_client()
     client.get(enter_url(live_server.app, e2e_episode.id, "/"))

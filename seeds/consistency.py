@@ -10,11 +10,12 @@ difference is a bug, and so is a registered one that no longer occurs.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
-from decimal import Decimal
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
+from functools import lru_cache
 
 from .erp_keys import ERP_KEYS, erp_code
 
@@ -34,6 +35,7 @@ def same_company(a: str, b: str) -> bool:
     return _name_key(a) == _name_key(b)
 
 
+@lru_cache(maxsize=None)  # a pure function of the spelling, asked millions of times by the lien seed
 def _name_key(name: str) -> str:
     words = re.sub(r"[^A-Z0-9 ]", " ", name.upper().replace("&", " AND ")).split()
     while words and words[-1] in _SUFFIXES:
