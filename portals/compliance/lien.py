@@ -11,13 +11,14 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import or_, select
 
 from portals.core.dispatch import ServiceContext
-from portals.core.errors import NotFound, ToolError
+from portals.core.errors import ToolError
 from portals.core.ids import stable_id
 from portals.core.paging import paged
 from portals.core.sorting import DATE, MONEY, TEXT, sort_order
 from portals.core.tools import GUARDED, READ, WRITE, Amount, service
 
 from .lien_models import Deadline, Job, Notice, Order, Waiver
+from .pay import _get  # one lookup-or-NotFound for every compliance line
 
 WAIVER_TYPES = ("Conditional Progress", "Unconditional Progress", "Conditional Final", "Unconditional Final")
 WAIVER_STATUSES = ("Draft", "Requested", "Received", "Signed")
@@ -73,13 +74,6 @@ def waiver_row(w: Waiver, j: Job | None = None) -> dict:
 def order_row(o: Order, j: Job | None = None) -> dict:
     return {"order_id": o.order_id, "job_id": o.job_id, "job_name": j.name if j else "", "document": o.document,
             "recipient": o.recipient, "send_date": o.send_date, "status": o.status}
-
-
-def _get(session, model, key: int, what: str, field: str):
-    row = session.get(model, key)
-    if row is None:
-        raise NotFound(f"There is no {what} with id {key}.", field)
-    return row
 
 
 def _clean(value: str | None, field: str, limit: int = 500, required: bool = False) -> str | None:
