@@ -27,6 +27,7 @@ from tasks.families import b_aia_g702 as B
 from tasks.families import c_coi_hold as COI
 from tasks.families import c_eapp_review as EAPP
 from tasks.families import c_invoice_code as C
+from tasks.families import g_cash_tieout_plaid as PLAID
 from tasks.families import g_sub_accrual as G
 from tasks.families import p_certified_payroll as P
 from tasks.families import t_positive_pay as T
@@ -277,6 +278,17 @@ def work_uncommitted_costs(page, job: str) -> str:
         page.wait_for_load_state("networkidle")
 
 
+def work_cash_tieout_plaid(page, _account: str) -> str:
+    """The Plaid Dashboard's Accounts (the operating account's current balance) and Transactions,
+    then Vista's AP Payment History, each reached from its menu and read a hundred rows a page."""
+    click_and_wait(page, page.get_by_role("navigation", name="Dashboard").get_by_role("link", name="Accounts"))
+    click_and_wait(page, page.get_by_role("navigation", name="Dashboard").get_by_role("link", name="Transactions"))
+    panel = page.get_by_role("complementary", name="Benchmark panel")
+    click_and_wait(page, panel.get_by_role("link", name="Viewpoint Vista"))
+    click_and_wait(page, page.get_by_role("link", name="AP Payment History").first)
+    return PLAID.oracle_browser(_portal(page))
+
+
 def newest_recording(folder: Path, instance_id: str) -> Path:
     files = sorted(folder.glob(f"{instance_id}-*.json"), key=lambda p: p.stat().st_mtime)
     assert files, f"no recording for {instance_id} in {folder}"
@@ -295,7 +307,15 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_R_1099nec_2025_c", "R_1099nec", "c"),  # a subcontractor paid partly by card
          ("cf_C_eapp_review_3937", "C_eapp_review", "3937"),  # one eApp to cap, one within beside a pending change
          ("cf_T_vendor_bank_change_corpay_lookalike", "T_vendor_bank_change", "lookalike"),  # reject and hold
-         ("cf_A_uncommitted_costs_8693", "A_uncommitted_costs", "8693")]  # draft purchase orders commit nothing
+         ("cf_A_uncommitted_costs_8693", "A_uncommitted_costs", "8693"),  # draft purchase orders commit nothing
+         ("cf_B_progress_claim_boq_7048", "B_progress_claim_boq", "7048"),
+         ("cf_C_eapp_intacct_bill_2816", "C_eapp_intacct_bill", "2816"),  # RedTeam's review, then Intacct's bills
+         ("cf_B_draw_funding_2736", "B_draw_funding", "2736"),
+         ("cf_H_levelset_notice_holds_1632", "H_levelset_notice_holds", "1632"),
+         ("cf_P_field_time_recon_busybusy_2041", "P_field_time_recon", "2041"),
+         ("cf_C_use_tax_accrual_4418", "C_use_tax_accrual", "4418"),
+         ("cf_A_job_setup_from_estimate_6031", "A_job_setup_from_estimate", "6031"),  # HeavyBid's estimate into Vista
+         ("cf_G_cash_tieout_plaid_operating", "G_cash_tieout_plaid", "operating")]
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),
@@ -308,7 +328,14 @@ WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "R_1099nec": work_1099nec,
         "C_eapp_review": work_eapp_review,
         "T_vendor_bank_change": work_bank_change,
-        "A_uncommitted_costs": work_uncommitted_costs}
+        "A_uncommitted_costs": work_uncommitted_costs,
+        "G_cash_tieout_plaid": work_cash_tieout_plaid}
+
+
+def work_the_instance(page, instance_id: str) -> str:
+    """The families added last are worked the way their browser oracle walks the portals (menus,
+    filters, detail pages, forms), from the page the task panel opened."""
+    return get(instance_id).oracle_browser(_portal(page))
 
 
 PLAYED = pick(CASES, lambda c: c[0], lambda c: c[1])  # one per family; CFAB_E2E_ALL: every case
@@ -322,7 +349,7 @@ def test_a_person_works_a_task_and_the_recording_becomes_gold(
     start_task(page, instance_id, family)
     # ground truth is not on the page before finishing
     assert '"expected"' not in page.content() and "any_other_change" not in page.content()
-    reply = WORK[family](page, job)
+    reply = WORK[family](page, job) if family in WORK else work_the_instance(page, instance_id)
     verdict = finish(page, reply)
     assert "Passed — score 1.00" in verdict, verdict
     assert "What was expected" in verdict and "What was forbidden" in verdict

@@ -105,11 +105,12 @@ def last_user_text(body) -> str:
 
 
 def oracle_script(plans: dict):
-    """Replays each task's oracle: `plans` maps a phrase of the instruction to (calls, reply).
+    """Replays each task's oracle: `plans` maps a task's instruction to (calls, reply); the longest
+    instruction found in the prompt wins, since one family's instruction may open with another's.
     Consecutive calls to the same tool go out in one turn (parallel tool calls)."""
     def script(body, n):
         text = first_user_text(body)
-        calls, reply = next(plan for key, plan in plans.items() if key in text)
+        calls, reply = plans[max((key for key in plans if key in text), key=len)]
         groups = []
         for name, args in calls:
             if groups and groups[-1][0][0] == name:

@@ -55,7 +55,7 @@ def test_judge_is_reported_beside_the_grade(server, store):
     reply = task.oracle_tools(recorder)
     store.drop(episode.id)
     judged = dataclasses.replace(task, evaluator={**task.evaluator, "judge": {"rubric": "Give both counts."}})
-    server.add("agent", oracle_script({task.instruction[:120]: (recorder.calls, reply)}))
+    server.add("agent", oracle_script({task.instruction: (recorder.calls, reply)}))
     client = ChatClient("stingy-judge", base_url=server.url, api_key_env="CFAB_TEST_NO_KEY")
     judge = lambda r, rubric, instruction=None: judge_reply(client, r, rubric, instruction)  # noqa: E731
     agent = make_policy("llm-tools", model="agent", base_url=server.url, api_key_env="CFAB_TEST_NO_KEY")

@@ -24,7 +24,7 @@ def plans(store):
         episode = store.create(list(task.apps))
         recorder = Recorder(Environment(episode, list(task.apps)))
         reply = task.oracle_tools(recorder)
-        out[task.instruction[:120]] = (recorder.calls, reply)
+        out[task.instruction] = (recorder.calls, reply)
         store.drop(episode.id)
     return out
 

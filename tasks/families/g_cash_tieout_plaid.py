@@ -260,7 +260,7 @@ def _bills_of(book: dict, numbers: set) -> dict:
 def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     """The bank has one day, the clock's, and which checks have reached it follows from their
     numbers, so the private instance keeps the public one's checks and salts what they are for:
-    four to eight outstanding checks not yet at the bank (none presented today, whose Positive Pay
+    two to eight outstanding checks not yet at the bank (none presented today, whose Positive Pay
     answers another family holds), whose vendors, jobs and figures no other family claimed or
     quoted, have their bills salted (80-125 %), drawn again while the total or the adjusted balance
     is a public figure. Plaid's balance moves with them (the owners pay the costs billed them)."""
@@ -282,9 +282,9 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
             for key in (b.get("vendor_id"), b.get("job"))) for b in rows)
 
     pool = sorted(n for n, rows in bills.items() if rows and free(rows))
-    if len(pool) < 4:
+    if len(pool) < 2:  # other families' salts claim most jobs' bills on some salts: two still move both totals
         return []
-    chosen = rng.sample(pool, rng.randint(4, min(8, len(pool))))
+    chosen = rng.sample(pool, rng.randint(2, min(8, len(pool))))
     touched = [b for n in chosen for b in bills[n]]
     original = {id(b): Decimal(b["amount"]) for b in touched}
     for _ in range(50):

@@ -319,11 +319,14 @@ def read(env, app: str, job: str, name: str) -> Recon:
     jobs = {j["name"]: j["job_no"] for j in all_items(env, P["jobs.list"], {})}
     for pid, pname in projects.items():
         job_of.setdefault(pid, jobs.get(pname, f"?{pid}"))
+    # one tool over every person, then the next: an agent sends each sweep as one turn of parallel calls
     for no in people:
         entries += all_items(env, tool, {"week_ending": WEEK, "employee_id": no})
+    for no in people:
         for c in all_items(env, P["timecards.list"], {"period_end": WEEK, "query": no}):
             if c["employee_no"] == no:
                 their_cards[c["timecard_id"]] = c
+    for no in people:
         e = call(env, P["employees.get"], {"employee_no": no})
         employees[no] = (f"{e['first_name']} {e['last_name']}", e["class_code"])
     shaped = [{**c, "hours": [c["daily_hours"][d] for d in DAYS]} for c in their_cards.values()]
@@ -333,7 +336,7 @@ def read(env, app: str, job: str, name: str) -> Recon:
 
 
 def apply_tools(env, r: Recon) -> None:
-    for f in r.fixes:
+    for f in sorted(r.fixes, key=lambda f: f.kind != "update"):  # the corrections, then the new cards
         if f.kind == "update":
             call(env, P["timecards.update"], {"timecard_id": f.timecard_id, "daily_hours": f.daily_hours})
         else:
