@@ -21,7 +21,7 @@ from .divergences import (avalara_entries, change_order_entries, coi_entries, co
                           tax_entries, treasury_entries)
 from .documents import build_coi_renewals, build_documents
 from .eapps import build_eapps, eapp_entries
-from .funding import build_funding, funding_entries
+from .funding import build_funding, build_owner_forecasts, forecast_entries, funding_entries
 from . import estimating
 from .erp_keys import assign_job_numbers
 from .fieldtime import build_field_time_exceptions
@@ -110,6 +110,9 @@ def generate_book(seed: int = 7) -> dict:
     # INGENIOUS.BUILD's owner funding and June draw packages, with their own seed section
     funding = build_funding(section_rng(seed, "funding"), job_map, bills, vendor_map, budget, code_desc)
     divergences += funding_entries(funding)
+    # the owner's June re-forecast of two jobs' budgets, kept in INGENIOUS.BUILD (its own seed section)
+    funding["forecasts"] = build_owner_forecasts(section_rng(seed, "owner_forecasts"), job_map, budget)
+    divergences += forecast_entries(funding["forecasts"], budget)
     # HeavyBid's bids and hh2's sync map, last with their own seed section so that nothing above moves
     estimates = estimating.build_estimates(section_rng(seed, "estimates"))
     basis = {"jobs": jobs, "cost_codes": cost_codes, "cost_types": COST_TYPES, "erp_cost_code_map": erp_map,

@@ -345,6 +345,12 @@ def test_divergence_entries_point_at_real_records(book):
                 job, number = d["key"].split(":")
                 assert any(i["job"] == job and i["invoice_number"] == number for i in book["funding"]["invoices"])
                 assert not any(b["job"] == job and b["invoice_number"] == number for b in book["ap_bills"])
+        elif d["entity"] == "budget_line":  # a line the owner re-forecast in INGENIOUS.BUILD, Procore a month behind
+            job, code, ctype = d["key"].split(":")
+            owner = next(f for f in book["funding"]["forecasts"] if (f["job"], f["cost_code"], f["cost_type"]) == (job, code, ctype))
+            line = next(b for b in book["budget_lines"] if (b["job"], b["cost_code"], b["cost_type"]) == (job, code, ctype))
+            assert d["field"] == "ingenious_build.forecast_to_complete" and d["family"] == "A_etc_forecast"
+            assert d["systems"] == ["ingenious_build", "procore"] and owner["forecast_to_complete"] != line["forecast_to_complete"]
         elif d["entity"] == "change_order":
             co = by(book["change_orders"], "co_id")[d["key"]]
             if d["field"] == "signed_amount":  # the owner signed another total than Procore's

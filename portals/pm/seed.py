@@ -61,11 +61,15 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     planted = book.get("eapps", {}) if keys.eapps else {}
     _requisitions(session, planted.get("requisitions", []), projects, vendors, commitments)
     _prime_contracts(session, app, book, projects)
+    # an owner-side product keeps the owner's own re-forecast where the owner made one (seeds/funding.py)
+    owner = {(f["job"], f["cost_code"], f["cost_type"]): f["forecast_to_complete"]
+             for f in book.get("funding", {}).get("forecasts", [])} if keys.funding else {}
     session.add_all(BudgetLine(
         budget_line_id=stable_id(app, "budget", b["job"], b["cost_code"], b["cost_type"]),
         project_id=projects[b["job"]].project_id, cost_code=b["cost_code"], cost_type=b["cost_type"],
         original_budget=_money(b["original_budget"]), approved_changes=_money(b.get("approved_changes")),
-        forecast_to_complete=_money(b.get("forecast_to_complete"))) for b in book.get("budget_lines", []))
+        forecast_to_complete=_money(owner.get((b["job"], b["cost_code"], b["cost_type"]),
+                                              b.get("forecast_to_complete")))) for b in book.get("budget_lines", []))
     _changes(session, app, book.get("change_orders", []) + planted.get("change_orders", []), projects, commitments)
     _direct_costs(session, app, book, projects, vendors)
     _manpower(session, app, book, rng, clock, projects, vendors)
