@@ -191,10 +191,10 @@ def oracle_tools(job: str, env) -> str:
 def _table(page, header: str) -> list[dict[str, str]]:
     """Rows (cells keyed by header text) of the page's table with a `header` column."""
     table = page.locator(f"table:has(thead th:has-text('{header}'))").first
-    headers = [" ".join(h.split()) for h in table.locator("thead th").all_inner_texts()]
+    headers = [" ".join(h.split()) for h in table.locator("thead th").all_text_contents()]
     out = []
     for row in table.locator("tbody tr").all():
-        cells = [" ".join(c.split()) for c in row.locator("td").all_inner_texts()]
+        cells = [" ".join(c.split()) for c in row.locator("td").all_text_contents()]
         if len(cells) == len(headers):
             out.append(dict(zip(headers, cells)))
     return out
@@ -219,11 +219,14 @@ def browser_read(portal, job: str) -> Recon:
     for cells in _table(portal.page, "Procore Cost Code"):
         column = next(h for h in cells if h.startswith(label))
         phases[cells["Procore Cost Code"]] = cells[column]
-    portal.goto(f"/{ERP}/jobs/{job}")
+    portal.goto(f"/{ERP}/jobs/{job}?tab=budget")
     budget = []
     for cells in _table(portal.page, "Original budget"):
         code, ctype = list(cells.values())[:2]
         budget.append((code, ctype, _amount(cells["Original budget"]) + _amount(cells["Approved changes"])))
+    if not re_lines or not phases or not budget:
+        raise OracleError(f"read {len(re_lines)} re-estimate lines, {len(phases)} mapped codes and "
+                          f"{len(budget)} Vista budget lines for job {job}")
     return compare(job, re_lines, phases, budget)
 
 
