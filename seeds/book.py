@@ -29,6 +29,7 @@ from .jobs import build_jobs
 from .mail import build_mail
 from .payroll import build_assisted_wage_determinations, build_timecards, build_wage_determinations, build_workers
 from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META, SHARED_COMMITMENT
+from .reestimate import build_reestimates, reestimate_entries
 from .requisitions import build_requisitions
 from .util import section_rng
 from . import tax1099
@@ -119,6 +120,9 @@ def generate_book(seed: int = 7) -> dict:
              "workers": workers, "vendors": vendors, "estimates": estimates}
     hh2_sync = estimating.build_sync_map(basis)
     divergences += estimating.entries(basis)
+    # SmarteBuild's cost re-estimates beside its BOQ, last with their own seed section
+    boq["reestimates"] = build_reestimates(section_rng(seed, "reestimate"), jobs, budget, cost_codes, erp_map)
+    divergences += reestimate_entries(boq["reestimates"], erp_map)
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,

@@ -370,6 +370,11 @@ def test_divergence_entries_point_at_real_records(book):
                 assert co["kind"] == "owner" and co["status"] == "pending" and co["co_id"] in d["why"]
             else:
                 assert d["field"] == "smartbuild.measured" and Decimal(item["measured_qty"]) > Decimal(item["quantity"])
+        elif d["entity"] == "reestimate_line":  # SmarteBuild's cost re-estimate moved off Vista's budget
+            job, code, ctype = d["key"].split("/")
+            line = next(i for i in book["boq"]["reestimates"] if (i["job"], i["cost_code"], i["cost_type"]) == (job, code, ctype))
+            assert d["systems"] == ["smartbuild", "vista_erp"] and d["family"] == "A_reestimate_vista_budget"
+            assert d["field"] == f"smartbuild.{line['case']}"
         elif d["entity"] == "project":  # a PM platform's opportunities before award, or its own stages
             assert d["key"] in apps and d["field"] in ("prospects", "stage") and d["systems"] == [d["key"]]
         else:

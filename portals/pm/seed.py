@@ -12,7 +12,7 @@ from portals.core.registry import AppSpec, load_apps
 from .models import (BidPackage, BudgetLine, ChangeEvent, ChangeOrder, Commitment, CommitmentLine, CostCode,
                      CustomerInvoice, CustomerInvoiceLine, DirectCost, ErpCostCodeMap, ErpIntegration,
                      ManpowerEntry, PrimeContract, PrimeContractLine, Project, Requisition, Vendor)
-from .boq import seed_boq
+from .boq import seed_boq, seed_reestimates
 from .funding_seed import seed_funding
 from .queries import CONTRACT_TYPES
 from .vendor_keys import PmKeys
@@ -79,6 +79,7 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
         _bid_packages(session, app, book, clock, projects, vendors, commitments, keys)
     if keys.boq:
         seed_boq(session, app, book, projects)
+        seed_reestimates(session, app, book, projects)
     _prospects(session, app, keys)
     if keys.funding:
         seed_funding(session, app, book, projects, vendors)
