@@ -340,6 +340,24 @@ def reestimate_mismatches(store) -> list[Mismatch]:
     return out
 
 
+def forecast_mismatches(store) -> list[Mismatch]:
+    """A PM platform's budget line whose forecast to complete is not Procore's: the owner's
+    re-forecast kept in an owner-side product (seeds/funding.py) while Procore still has last
+    month's."""
+    procore = {r["project_id"]: r["project_number"] for r in _rows(store, "procore", "projects")}
+    theirs = {(procore[b["project_id"]], b["cost_code"], b["cost_type"]): Decimal(str(b["forecast_to_complete"]))
+              for b in _rows(store, "procore", "budget_lines")}
+    out = []
+    for app in pm_apps():
+        number = {r["project_id"]: r["project_number"] for r in _rows(store, app, "projects")}
+        for b in _rows(store, app, "budget_lines"):
+            key = (number[b["project_id"]], b["cost_code"], b["cost_type"])
+            if key in theirs and Decimal(str(b["forecast_to_complete"])) != theirs[key]:
+                out.append(Mismatch("budget_line", ":".join(key), f"{app}.forecast_to_complete",
+                                    f"{app} forecasts {b['forecast_to_complete']} to complete; Procore {theirs[key]}"))
+    return out
+
+
 def _pm_record_presence(store, app: str) -> list[Mismatch]:
     """A PM platform's eApps (by commitment and application number) and change orders that
     Procore does not have, or the other way round."""
@@ -801,7 +819,7 @@ def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
             + coi_mismatches(store) + gcpay_mismatches(store) + payroll_mismatches(store) + pm_mismatches(store)
-            + boq_mismatches(store) + reestimate_mismatches(store)
+            + boq_mismatches(store) + reestimate_mismatches(store) + forecast_mismatches(store)
             + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
             + payments_mismatches(store, book) + lien_mismatches(store, book)
             + fieldtime_mismatches(store, book)
