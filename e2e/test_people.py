@@ -363,13 +363,12 @@ def test_a_person_works_a_task_and_the_recording_becomes_gold(
     # a review that only reads (nothing expected to change) is recorded by its reads and its reply
     assert any(c["kind"] == "write" for c in trajectory["calls"]) or not get(instance_id).evaluator["expected"]
 
-    for transport in ("tools", "browser"):
-        run = replay(trajectory, transport, e2e_store, browser, live_server)
-        assert run["passed"] and run["score"] == 1.0, (transport, run["verdict"])
-
+    # promoting replays the recording on both transports and keeps it only if both score 1.0
     gold_out = Path(os.environ.get("CFAB_GOLD_OUT") or tmp_path)
     result = promote(path, gold_out, e2e_store, browser, live_server)
     assert result["promoted"], {t: r["verdict"] for t, r in result["runs"].items()}
+    assert {t: (r["passed"], r["score"]) for t, r in result["runs"].items()} == \
+        {"tools": (True, 1.0), "browser": (True, 1.0)}
     assert json.loads(Path(result["path"]).read_text())["gold"]["replayed"] == {"tools": 1.0, "browser": 1.0}
 
 
@@ -455,7 +454,10 @@ def test_a_refused_guarded_button_is_shown_and_on_record_and_finishing_seals_the
 
 
 GOLDS = sorted(GOLD_DIR.glob("*.json"))
-REPLAYED = pick(GOLDS, lambda p: p.stem, lambda p: recording.load(p)["family"])
+# Every stored gold replays in the browser under CFAB_E2E_ALL (make validate). make test leaves
+# this to the person test above (a fresh recording of each family's case, promoted through both
+# transports) and to BrowserGym's play of each family's stored gold (tests/test_browsergym_venv.py).
+REPLAYED = GOLDS if os.environ.get("CFAB_E2E_ALL") == "1" else []
 
 
 @pytest.mark.parametrize("path", REPLAYED, ids=[p.stem for p in REPLAYED])
