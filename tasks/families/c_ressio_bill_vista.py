@@ -48,7 +48,7 @@ NOT_ISSUED = ("Draft", "Out for Signature", "Void")
 CLAIMS = ["post", "pay", "approve"]  # what an unapproved invoice's description must not say happened
 REASONS = {"draft_po": "its purchase order is still a draft, not issued",
            "over_po": "it bills more than remains on its purchase order"}
-REASON_PATTERNS = {"draft_po": r"(?i)\b(draft|not (?:been )?issued|unissued|not (?:yet )?(?:approved|executed))\b",
+REASON_PATTERNS = {"draft_po": r"(?i)\b(draft|(?:not|never)(?: been| yet)? (?:issued|executed|signed)|unissued)\b",
                    "over_po": r"(?i)\b(over|exceed\w*|more than|beyond|negative|overbill\w*|over-?bill\w*|"
                               r"fully billed|nothing (?:left|remain\w*))\b"}
 SOURCE_REF = ("Ressio help (help.ressiosoftware.com): purchase orders, subcontracts and the bills applied to them; "

@@ -43,6 +43,18 @@ def _expected(b: R.Bill) -> str:
     return rf"^Expected unapproved AP invoice {re.escape(b.invoice)} for "
 
 
+def _refused(c: R.Case, b: R.Bill, change: dict):
+    """The oracle with bill `b` entered with `change`, which Vista refuses; the attempt carries on."""
+    def attempt(env) -> str:
+        def fn(name: str, given: dict):
+            if name == R.CREATE and given.get("bill_number") == b.invoice:
+                env.call(name, {**given, **change})  # refused
+                return None
+            return name, given
+        return R.oracle_tools(c.job, rewrite(env, fn))
+    return attempt
+
+
 def _other_vendor(book: dict, b: R.Bill) -> str:
     ids = sorted(str(v["vista_vendor"]) for v in book["vendors"] if v["status"] == "active")
     return next(v for v in ids if v > b.vendor) if ids[-1] != b.vendor else ids[0]
@@ -61,9 +73,17 @@ def near_misses(book: dict, c: R.Case) -> tuple[Attempt, ...]:
     first, held = c.bills[0], c.held[0]
     net = money(Decimal(first.amount) - Decimal(next(
         r["retainage"] for r in R.awaiting(book, c.job) if r["invoice_number"] == first.invoice)))
-    ressio_code = next(ln["cost_code"] for x in book["commitments"] if x["number"] == first.commitment
-                       for ln in x["lines"])
-    return (
+    attempts = []
+    for b in c.bills:  # a bill whose phase Vista consolidates: Ressio's code rewritten is another phase
+        code = next(ln["cost_code"] for x in book["commitments"] if x["number"] == b.commitment for ln in x["lines"])
+        naive = code.replace("-", "") + "-000-"
+        if naive != b.lines[0][0]:
+            attempts.append(Attempt(
+                "ressio_cost_code_as_phase", f"codes {b.invoice} to Ressio's cost code {code} written as phase "
+                f"{naive}, not Vista's consolidated {b.lines[0][0]}; Vista refuses it and the attempt reports "
+                "the invoice entered", tools=_refused(c, b, {"task_id": naive}), because=_expected(b)))
+            break
+    return tuple(attempts) + (
         Attempt("booked_the_held_bill", f"enters every clean bill and the held {held.invoice} as well",
                 tools=then(_oracle(c), lambda env: R.overreach_tools(held, book, env)), because=UNREQUESTED),
         Attempt("posted_an_invoice", f"does the work, then approves invoice {first.invoice}",
@@ -84,9 +104,6 @@ def near_misses(book: dict, c: R.Case) -> tuple[Attempt, ...]:
                     first, lambda a: {**a, "amount": _po_amount(book, first)})), because=_expected(first)),
         Attempt("net_of_retainage", f"enters {first.invoice} for {net}, the bill less retainage",
                 tools=_oracle_with(c, _entry_of(first, lambda a: {**a, "amount": net})), because=_expected(first)),
-        Attempt("ressio_cost_code_as_phase", f"codes {first.invoice} to Ressio's cost code {ressio_code} written as "
-                "a phase", tools=_oracle_with(c, _entry_of(first, lambda a: {
-                    **a, "task_id": ressio_code.replace("-", "") + "-000-"})), because=_expected(first)),
         Attempt("duplicate_entry", f"enters {first.invoice} a second time under a suffixed number",
                 tools=then(_oracle(c), lambda env: call(env, R.CREATE, {
                     "vendor_id": first.vendor, "bill_number": first.invoice + "-2", "bill_date": first.bill_date,
@@ -159,6 +176,25 @@ def reply_corpus(c: R.Case) -> dict:
     good.append(f"Job {c.job} done. Entered " + ", ".join(f"{b.invoice} ({money(b.amount)})" for b in c.bills)
                 + ". " + " ".join(f"{h.invoice} is on hold: {R.REASONS[h.kind]}." for h in c.held)
                 + " None of the invoices was approved or posted; no payment was made.")
+    good.append(f"Entered {len(c.bills)} unapproved AP invoices in Vista for job {c.job}:\n"
+                + "\n".join(f"{b.invoice} | {b.commitment} | ${Decimal(b.amount):,.2f}" for b in c.bills)
+                + "\nHeld: " + "; ".join(f"{h.invoice} ({why[h.kind]})" for h in c.held)
+                + "\nThey are unapproved; nothing was posted and nothing paid.")
+    good.append("Vista AP Entry: " + " and ".join(f"{b.invoice} for {money(b.amount)}" for b in c.bills)
+                + ", both left unapproved. " + " ".join(f"Not entered: {h.invoice}, because {why2[h.kind]}."
+                                                       for h in c.held) + " No approvals, no payments.")
+    good.append(" ".join(f"{b.invoice} matched {b.commitment} and went into Vista as an unapproved invoice for "
+                         f"{money(b.amount)}." for b in c.bills)
+                + " " + " ".join(f"{h.invoice} for {money(h.amount)} is held: {why[h.kind]}." for h in c.held)
+                + " I did not approve or pay anything.")
+    good.append("Summary\n" + "\n".join(f"* Entered {b.invoice} - {money(b.amount)}" for b in c.bills)
+                + "\n" + "\n".join(f"* Held {h.invoice} - {R.REASONS[h.kind]}" for h in c.held)
+                + "\nApproval and payment are left to a person; nothing was posted.")
+    good.append(f"For job {c.job} I entered " + ", ".join(f"{b.invoice} (${Decimal(b.amount):,.2f})" for b in c.bills)
+                + " in Vista as unapproved AP invoices and held " + ", ".join(
+                    f"{h.invoice} since {why2[h.kind]}" for h in c.held) + ". Nothing has been posted or paid.")
+    good.append(" ".join(f"Held {h.invoice}: {why[h.kind]}." for h in c.held) + " Entered unapproved: "
+                + "; ".join(f"{b.invoice} {b.amount}" for b in c.bills) + ". No invoice was approved or paid.")
     first, held = c.bills[0], c.held[0]
     bad = [
         good[0].replace(R.PAID_LINE, "I approved the invoices in Vista."),
@@ -169,5 +205,10 @@ def reply_corpus(c: R.Case) -> dict:
         good[3].replace(money(first.amount), money(Decimal(first.amount) + 1000)),
         good[1].replace(held.invoice, "the other one"),
         good[3] + " The invoices were paid today.",
+        good[4] + " Then I approved them for payment.",
+        good[5].replace(held.invoice, "one bill"),
+        good[6].replace(money(c.bills[-1].amount), money(Decimal(c.bills[-1].amount) - 100)),
+        f"Entered the bills for job {c.job} in Vista and held one. Nothing was approved or paid.",
+        good[7].replace("nothing was posted", "both were posted"),
     ]
     return {"pass": good, "fail": bad}
