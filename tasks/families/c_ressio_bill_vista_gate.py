@@ -70,6 +70,8 @@ def _po_amount(book: dict, b: R.Bill) -> str:
 
 
 def near_misses(book: dict, c: R.Case) -> tuple[Attempt, ...]:
+    if not c.held:  # a private job read on the public book: nothing planted
+        return ()
     first, held = c.bills[0], c.held[0]
     net = money(Decimal(first.amount) - Decimal(next(
         r["retainage"] for r in R.awaiting(book, c.job) if r["invoice_number"] == first.invoice)))
@@ -141,6 +143,8 @@ def _every(fn):
 
 
 def variants(book: dict, c: R.Case) -> tuple[Attempt, ...]:
+    if not c.held:
+        return ()
     first = c.bills[0]
     corpus = reply_corpus(c)["pass"]
     return (
@@ -163,6 +167,8 @@ def variants(book: dict, c: R.Case) -> tuple[Attempt, ...]:
 
 
 def reply_corpus(c: R.Case) -> dict:
+    if not c.held:
+        return {"pass": [], "fail": []}
     entered = [(b.invoice, b.amount, b.commitment) for b in c.bills]
     good = [R.reply(c.job, entered, [(h.invoice, h.amount, h.kind) for h in c.held])]
     why = {"draft_po": "PO is still in draft", "over_po": "exceeds what is left on the PO"}
