@@ -16,9 +16,8 @@ bill only when a clerk enters it), so only a PM manifest asking for them seeds t
 """
 from __future__ import annotations
 
+import hashlib
 from decimal import Decimal
-
-from portals.core.ids import stable_id
 
 from .util import money
 
@@ -29,6 +28,12 @@ APPROVED = "2026-06-29"
 HELD_CASES = (("2041", "SC-2041-1", "over_po", "LSG2-2606-07", "21318.46"),
               ("1632", "1632-28", "draft_po", "DPS-2606-01", "48215.70"))
 HELD_JOBS = tuple(job for job, *_ in HELD_CASES)
+
+
+def _id(*parts: str) -> int:
+    """A seven-digit requisition id hashed from the commitment and invoice number."""
+    number = int.from_bytes(hashlib.sha256("\x1f".join(("ressio", "held_sub_bill", *parts)).encode()).digest()[:8], "big")
+    return 1_000_000 + number % 9_000_000
 
 
 def cases_of(book: dict) -> tuple:
@@ -45,9 +50,19 @@ def planted(book: dict, cases=None) -> list[dict]:
         c = commitments[number]
         earlier = [r for r in book["requisitions"] if r["commitment"] == number]
         retainage = money(Decimal(amount) * Decimal(c.get("retainage_pct") or 0) / 100)
-        out.append({"requisition_id": stable_id("ressio", "held_sub_bill", number, invoice, digits=7),
+        out.append({"requisition_id": _id(number, invoice),
                     "job": job, "commitment": number, "vendor_id": c["vendor_id"], "number": len(earlier) + 1,
                     "invoice_number": invoice, "period_start": PERIOD_START, "period_end": PERIOD_END,
                     "amount": amount, "retainage": retainage, "status": "approved", "approved_date": APPROVED,
                     "erp_sync": "not_synced"})
     return out
+
+
+def held_entries(book: dict) -> list[dict]:
+    """Each held sub bill is Ressio's alone (the divergence registry)."""
+    return [{"entity": "requisition", "key": r["invoice_number"], "field": "ressio.presence", "systems": ["ressio"],
+             "family": "C_ressio_bill_vista",
+             "why": (f"Sub bill {r['invoice_number']} against {r['commitment']} (job {r['job']}) for {r['amount']} "
+                     f"was approved in Ressio on {r['approved_date']} and is not synced; the other systems have no "
+                     f"record of it until it is entered.")}
+            for r in planted(book, HELD_CASES)]
