@@ -47,7 +47,9 @@ def planted(book: dict, cases=None) -> list[dict]:
     commitments = {c["number"]: c for c in book["commitments"]}
     out = []
     for job, number, _kind, invoice, amount in cases:
-        c = commitments[number]
+        c = commitments.get(number)
+        if c is None or c["job"] != job:  # a book from another seed has its own commitments
+            continue
         earlier = [r for r in book["requisitions"] if r["commitment"] == number]
         retainage = money(Decimal(amount) * Decimal(c.get("retainage_pct") or 0) / 100)
         out.append({"requisition_id": _id(number, invoice),
