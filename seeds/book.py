@@ -21,8 +21,8 @@ from .divergences import (avalara_entries, change_order_entries, coi_entries, co
                           tax_entries, treasury_entries)
 from .documents import build_coi_renewals, build_documents
 from .eapps import build_eapps, eapp_entries
+from .funding import build_funding, build_owner_forecasts, forecast_entries, funding_entries
 from .ressio_sub_bills import held_entries
-from .funding import build_funding, funding_entries
 from . import estimating
 from .erp_keys import assign_job_numbers
 from .fieldtime import build_field_time_exceptions
@@ -30,6 +30,7 @@ from .jobs import build_jobs
 from .mail import build_mail
 from .payroll import build_assisted_wage_determinations, build_timecards, build_wage_determinations, build_workers
 from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META, SHARED_COMMITMENT
+from .reestimate import build_reestimates, reestimate_entries
 from .requisitions import build_requisitions
 from .util import section_rng
 from . import tax1099
@@ -112,12 +113,18 @@ def generate_book(seed: int = 7) -> dict:
     # INGENIOUS.BUILD's owner funding and June draw packages, with their own seed section
     funding = build_funding(section_rng(seed, "funding"), job_map, bills, vendor_map, budget, code_desc)
     divergences += funding_entries(funding)
+    # the owner's June re-forecast of two jobs' budgets, kept in INGENIOUS.BUILD (its own seed section)
+    funding["forecasts"] = build_owner_forecasts(section_rng(seed, "owner_forecasts"), job_map, budget)
+    divergences += forecast_entries(funding["forecasts"], budget)
     # HeavyBid's bids and hh2's sync map, last with their own seed section so that nothing above moves
     estimates = estimating.build_estimates(section_rng(seed, "estimates"))
     basis = {"jobs": jobs, "cost_codes": cost_codes, "cost_types": COST_TYPES, "erp_cost_code_map": erp_map,
              "workers": workers, "vendors": vendors, "estimates": estimates}
     hh2_sync = estimating.build_sync_map(basis)
     divergences += estimating.entries(basis)
+    # SmarteBuild's cost re-estimates beside its BOQ, last with their own seed section
+    boq["reestimates"] = build_reestimates(section_rng(seed, "reestimate"), jobs, budget, cost_codes, erp_map)
+    divergences += reestimate_entries(boq["reestimates"], erp_map)
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,

@@ -301,6 +301,63 @@ def boq_mismatches(store) -> list[Mismatch]:
     return out
 
 
+def reestimate_mismatches(store) -> list[Mismatch]:
+    """A PM platform's cost re-estimate against Vista's budget, by Vista phase and cost type (the
+    platform's own crosswalk to Vista): a line that moves its phase past the re-estimate policy's
+    threshold (up, down, or on a phase Vista rolls several codes into), or visibly but within it
+    (seeds/reestimate.py)."""
+    from .reestimate import threshold
+
+    erp = "vista_erp"
+    vista = defaultdict(Decimal)
+    for b in _rows(store, erp, "budget_lines"):
+        vista[(b["job"], b["cost_code"], b["cost_type"])] += Decimal(str(b["original_budget"])) + Decimal(str(b["approved_changes"]))
+    out = []
+    for app in pm_apps():
+        lines = _rows(store, app, "reestimate_lines")
+        if not lines:
+            continue
+        number = {r["project_id"]: r["project_number"] for r in _rows(store, app, "projects")}
+        phases = {m["pm_cost_code"]: m["erp_code"] for m in _rows(store, app, "erp_cost_code_map") if m["erp_app"] == erp}
+        own = {(number[b["project_id"]], b["cost_code"], b["cost_type"]):
+               Decimal(str(b["original_budget"])) + Decimal(str(b["approved_changes"]))
+               for b in _rows(store, app, "budget_lines")}
+        groups = defaultdict(list)
+        for i in lines:
+            job = number[i["project_id"]]
+            groups[(job, phases.get(i["cost_code"], ""), i["cost_type"])].append(i)
+        for key, members in groups.items():
+            budget = vista.get(key, Decimal(0))
+            over = abs(sum(Decimal(str(i["reestimate"])) for i in members) - budget) > threshold(budget)
+            for i in members:
+                moved = Decimal(str(i["reestimate"])) - own.get((key[0], i["cost_code"], i["cost_type"]), Decimal(0))
+                if abs(moved) <= threshold(budget) / 2:
+                    continue
+                case = ("under_threshold" if not over else "crosswalk" if len(members) > 1
+                        else "increase" if moved > 0 else "decrease")
+                out.append(Mismatch("reestimate_line", f"{key[0]}/{i['cost_code']}/{i['cost_type']}", f"{app}.{case}",
+                                    f"{app} re-estimates it {moved:+} off its budget; Vista budgets {key[1]} at {budget}"))
+    return out
+
+
+def forecast_mismatches(store) -> list[Mismatch]:
+    """A PM platform's budget line whose forecast to complete is not Procore's: the owner's
+    re-forecast kept in an owner-side product (seeds/funding.py) while Procore still has last
+    month's."""
+    procore = {r["project_id"]: r["project_number"] for r in _rows(store, "procore", "projects")}
+    theirs = {(procore[b["project_id"]], b["cost_code"], b["cost_type"]): Decimal(str(b["forecast_to_complete"]))
+              for b in _rows(store, "procore", "budget_lines")}
+    out = []
+    for app in pm_apps():
+        number = {r["project_id"]: r["project_number"] for r in _rows(store, app, "projects")}
+        for b in _rows(store, app, "budget_lines"):
+            key = (number[b["project_id"]], b["cost_code"], b["cost_type"])
+            if key in theirs and Decimal(str(b["forecast_to_complete"])) != theirs[key]:
+                out.append(Mismatch("budget_line", ":".join(key), f"{app}.forecast_to_complete",
+                                    f"{app} forecasts {b['forecast_to_complete']} to complete; Procore {theirs[key]}"))
+    return out
+
+
 def _pm_record_presence(store, app: str) -> list[Mismatch]:
     """A PM platform's eApps (by commitment and application number) and change orders that
     Procore does not have, or the other way round."""
@@ -762,7 +819,7 @@ def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
             + coi_mismatches(store) + gcpay_mismatches(store) + payroll_mismatches(store) + pm_mismatches(store)
-            + boq_mismatches(store)
+            + boq_mismatches(store) + reestimate_mismatches(store) + forecast_mismatches(store)
             + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
             + payments_mismatches(store, book) + lien_mismatches(store, book)
             + fieldtime_mismatches(store, book)

@@ -118,3 +118,50 @@ def funding_entries(funding: dict) -> list[dict]:
                      f"INGENIOUS.BUILD for package {i['package']}; the ERPs have no bill for it yet.")}
             for i in funding["invoices"]]
     return out
+
+
+# The owner's re-forecast: on these jobs the owner's team keeps the project budget in INGENIOUS.BUILD
+# and re-forecast it at June's month end, line by line, before the PM's Procore budget caught up
+# (Procore still carries May's forecast to complete, the book's budget lines). A_etc_forecast's
+# INGENIOUS.BUILD instances carry the owner's total into Vista.
+FORECAST_JOBS = ("3394", "5773")
+
+
+def build_owner_forecasts(rng: random.Random, jobs: dict, budget: list[dict], forecast_jobs: tuple = FORECAST_JOBS) -> list[dict]:
+    """Each planted job's budget lines with the owner's June estimate to complete: about half the
+    lines revised by 88-114% (whole dollars), at least two of them, so the total is not Procore's."""
+    out = []
+    for job in forecast_jobs:
+        j = jobs.get(job)
+        lines = sorted((b for b in budget if b["job"] == job), key=lambda b: (b["cost_code"], b["cost_type"]))
+        if j is None or j["status"] != "active" or len(lines) < 4:
+            continue  # another seed's book has no such job under way
+        rows = []
+        for b in lines:
+            may = dec(b["forecast_to_complete"])
+            june = may
+            if rng.random() < 0.5:
+                june = (may * Decimal(str(rng.uniform(0.88, 1.14)))).quantize(Decimal(1))
+            rows.append({"job": job, "cost_code": b["cost_code"], "cost_type": b["cost_type"],
+                         "forecast_to_complete": money(june)})
+        revised = [r for r, b in zip(rows, lines) if r["forecast_to_complete"] != money(dec(b["forecast_to_complete"]))]
+        for r, b in list(zip(rows, lines))[-2:]:  # a month with fewer than two revisions is no re-forecast
+            if len(revised) >= 2:
+                break
+            if r not in revised:
+                r["forecast_to_complete"] = money(dec(b["forecast_to_complete"]) + 4500)
+                revised.append(r)
+        out += rows
+    return out
+
+
+def forecast_entries(forecasts: list[dict], budget: list[dict]) -> list[dict]:
+    """Each line the owner re-forecast differs from Procore's forecast to complete."""
+    procore = {(b["job"], b["cost_code"], b["cost_type"]): b["forecast_to_complete"] for b in budget}
+    return [{"entity": "budget_line", "key": f"{f['job']}:{f['cost_code']}:{f['cost_type']}",
+             "field": "ingenious_build.forecast_to_complete", "systems": ["ingenious_build", "procore"],
+             "family": "A_etc_forecast",
+             "why": (f"The owner re-forecast job {f['job']}'s {f['cost_code']} {f['cost_type']} line in INGENIOUS.BUILD "
+                     f"at {f['forecast_to_complete']} for June; Procore's budget still carries May's "
+                     f"{procore[(f['job'], f['cost_code'], f['cost_type'])]}.")}
+            for f in forecasts if f["forecast_to_complete"] != procore[(f["job"], f["cost_code"], f["cost_type"])]]

@@ -137,3 +137,25 @@ def test_the_funding_tab_and_the_flag_through_the_pages(client, book):
     flagged = post_form(client, f"/{APP}/projects/{job}/invoices/{bypass['invoice_id']}/return",
                         {"note": "Skipped approvals"}, follow_redirects=True)
     assert "returned to approval" in flagged.get_data(as_text=True)
+
+
+def test_the_project_budget_carries_the_owners_estimate_to_complete(env, client, book):
+    """Each budget line's Estimate to Complete is the owner's re-forecast where the owner made one
+    (Procore still carries last month's forecast to complete there), and the book's elsewhere."""
+    from seeds.funding import FORECAST_JOBS
+
+    owner = {(f["job"], f["cost_code"], f["cost_type"]): f["forecast_to_complete"] for f in book["funding"]["forecasts"]}
+    for job in FORECAST_JOBS:
+        mine = env.call(f"{APP}.budget.get", {"project_number": job})
+        procore = env.call("procore.budget.get", {"project_number": job, "per_page": 100})
+        assert mine["total"] == procore["total"] and mine["pages"] == 1
+        for line in mine["items"]:
+            assert line["estimate_to_complete"] == owner[(job, line["cost_code"], line["cost_type"])]
+            assert D(line["estimate_at_completion"]) == D(line["applied"]) + D(line["estimate_to_complete"])
+        total = sum(D(owner[k]) for k in owner if k[0] == job)
+        assert D(mine["totals"]["estimate_to_complete"]) == total != D(procore["totals"]["forecast_to_complete"])
+        page = client.get(f"/{APP}/projects/{job}/budget-ladder?per_page=100").get_data(as_text=True)
+        assert "Estimate to Complete" in page and "Estimate at Completion" in page and f"{total:,.2f}" in page
+    other = env.call(f"{APP}.budget.get", {"project_number": "1042"})
+    assert other["totals"]["estimate_to_complete"] == env.call(
+        "procore.budget.get", {"project_number": "1042"})["totals"]["forecast_to_complete"]

@@ -46,6 +46,19 @@ def test_the_boq_prices_each_billing_line_and_shows_the_measurement(env):
     assert env.call("smartbuild.boq.get", {"project_number": "7048", "per_page": 0})["error"]
 
 
+def test_the_reestimate_prices_each_budget_line_of_the_job_at_its_cost_to_build(env):
+    re = env.call("smartbuild.reestimate.get", {"project_number": "2728"})
+    assert re["total"] == len(re["items"]) > 20 and {r["estimated_on"] for r in re["items"]} == {"2026-06-30"}
+    assert D(re["totals"]["reestimate"]) == sum(D(r["reestimate"]) for r in re["items"])
+    (paving,) = env.call("smartbuild.reestimate.get", {"project_number": "2728", "search": "32-130"})["items"]
+    assert paving["cost_type"] == "S" and paving["description"]
+    subs = env.call("smartbuild.reestimate.get", {"project_number": "2728", "cost_type": "S"})["items"]
+    assert subs and {r["cost_type"] for r in subs} == {"S"}
+    assert env.call("smartbuild.reestimate.get", {"project_number": "0000"})["error"]
+    assert env.call("smartbuild.reestimate.get", {"project_number": "2728", "cost_type": "Z"})["error"]
+    assert env.call("smartbuild.reestimate.get", {"project_number": "2728", "per_page": 0})["error"]
+
+
 def test_a_claim_is_checked_saved_as_a_draft_and_only_staged_when_signed_and_submitted(env, episode):
     before = episode.snapshot()
     for args in ({"project_number": "7048", "period_end": "2026-06-30", "lines": ["3|x"]},
@@ -78,5 +91,9 @@ def test_the_pages_show_smartebuilds_own_tabs_words_and_not_other_products_scree
     assert client.get("/smartbuild/projects/7048/budget-ladder").status_code == 404
     assert client.get("/smartbuild/eapps").status_code == 404
     assert client.get("/smartbuild/projects/0000/boq").status_code == 404
+    re = client.get("/smartbuild/projects/2728/reestimate?search=32-130").get_data(as_text=True)
+    assert "Cost Re-estimate" in re and "Re-estimated Cost" in re and "32-130" in re
+    assert client.get("/smartbuild/projects/0000/reestimate").status_code == 404
+    assert client.get("/ressio/projects/2728/reestimate").status_code == 404
     sub = client.get("/smartbuild/projects/1042/commitments/SUB-1042.00").get_data(as_text=True)
     assert "Walsh Electrical Inc" in sub and "Sub Pay Apps" in sub

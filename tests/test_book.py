@@ -350,6 +350,12 @@ def test_divergence_entries_point_at_real_records(book):
                 job, number = d["key"].split(":")
                 assert any(i["job"] == job and i["invoice_number"] == number for i in book["funding"]["invoices"])
                 assert not any(b["job"] == job and b["invoice_number"] == number for b in book["ap_bills"])
+        elif d["entity"] == "budget_line":  # a line the owner re-forecast in INGENIOUS.BUILD, Procore a month behind
+            job, code, ctype = d["key"].split(":")
+            owner = next(f for f in book["funding"]["forecasts"] if (f["job"], f["cost_code"], f["cost_type"]) == (job, code, ctype))
+            line = next(b for b in book["budget_lines"] if (b["job"], b["cost_code"], b["cost_type"]) == (job, code, ctype))
+            assert d["field"] == "ingenious_build.forecast_to_complete" and d["family"] == "A_etc_forecast"
+            assert d["systems"] == ["ingenious_build", "procore"] and owner["forecast_to_complete"] != line["forecast_to_complete"]
         elif d["entity"] == "change_order":
             co = by(book["change_orders"], "co_id")[d["key"]]
             if d["field"] == "signed_amount":  # the owner signed another total than Procore's
@@ -369,6 +375,11 @@ def test_divergence_entries_point_at_real_records(book):
                 assert co["kind"] == "owner" and co["status"] == "pending" and co["co_id"] in d["why"]
             else:
                 assert d["field"] == "smartbuild.measured" and Decimal(item["measured_qty"]) > Decimal(item["quantity"])
+        elif d["entity"] == "reestimate_line":  # SmarteBuild's cost re-estimate moved off Vista's budget
+            job, code, ctype = d["key"].split("/")
+            line = next(i for i in book["boq"]["reestimates"] if (i["job"], i["cost_code"], i["cost_type"]) == (job, code, ctype))
+            assert d["systems"] == ["smartbuild", "vista_erp"] and d["family"] == "A_reestimate_vista_budget"
+            assert d["field"] == f"smartbuild.{line['case']}"
         elif d["entity"] == "project":  # a PM platform's opportunities before award, or its own stages
             assert d["key"] in apps and d["field"] in ("prospects", "stage") and d["systems"] == [d["key"]]
         else:

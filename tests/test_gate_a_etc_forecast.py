@@ -18,9 +18,10 @@ from tasks.families import a_etc_forecast as A
 from tasks.families import a_etc_forecast_gate as G
 from tasks.registry import all_tasks
 
-# the Procore-sourced instances; the PM's Excel workbook has its own (test_gate_a_etc_forecast_xlsx.py)
+# the Procore-sourced instances; the PM's Excel workbook and the owner's INGENIOUS.BUILD budget have
+# their own (test_gate_a_etc_forecast_xlsx.py, test_gate_a_etc_forecast_ingenious.py)
 TASKS = {t.instance_id: t for t in all_tasks()
-         if t.family == "A_etc_forecast" and t.parameters.get("source") != "excel"}
+         if t.family == "A_etc_forecast" and t.parameters.get("source") not in ("excel", "ingenious_build")}
 TASK = TASKS["cf_A_etc_forecast_1042"]
 THE_BOOK = load_book()
 

@@ -23,6 +23,7 @@ def test_the_suite_is_the_papers_instances():
             ("foundation_erp", ("1632", "5174")), ("sage300cre", ("2736", "9140")), ("cmic", ("2728", "7048")),
             ("acumatica_construction", ("5965", "8662")), ("computerease", ("3937", "8207"))) for j in jobs]
         + [f"cf_A_etc_forecast_xlsx_{j}" for j in ("4418", "5497")]
+        + [f"cf_A_etc_forecast_ingenious_{j}" for j in ("3394", "5773")]
         + [f"cf_G_sub_accrual_{j}" for j in ("1042", "2014", "2200", "3100", "3412", "4012", "9427")]
         + [f"cf_G_sub_accrual_qbo_{j}" for j in ("1632", "2728")]
         + [f"cf_B_aia_g702_{j}" for j in ("2014", "2041", "2780", "3394", "3412", "4012")]

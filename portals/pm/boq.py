@@ -19,7 +19,7 @@ from portals.core.dispatch import ServiceContext
 from portals.core.ids import stable_id
 from portals.core.tools import READ, service
 
-from .models import BoqItem, ChangeOrder
+from .models import BoqItem, ChangeOrder, ReestimateLine
 from .queries import check_paging, contains, project_by_number
 
 CENT = Decimal("0.01")
@@ -37,6 +37,18 @@ def seed_boq(session, app: str, book: dict, projects: dict) -> None:
             quantity=Decimal(i["quantity"]), rate=Decimal(i["rate"]), measured_qty=Decimal(i["measured_qty"]),
             measured_on=date.fromisoformat(i["measured_on"]) if i.get("measured_on") else None,
             change_order=i.get("change_order", "")))
+
+
+def seed_reestimates(session, app: str, book: dict, projects: dict) -> None:
+    """The estimator's cost re-estimates (seeds/reestimate.py) for the jobs this product holds."""
+    for i in book.get("boq", {}).get("reestimates", []):
+        if i["job"] not in projects:
+            continue
+        session.add(ReestimateLine(
+            line_id=stable_id(app, "reestimate", i["job"], i["cost_code"], i["cost_type"]),
+            project_id=projects[i["job"]].project_id, cost_code=i["cost_code"], cost_type=i["cost_type"],
+            description=i["description"], reestimate=Decimal(i["reestimate"]),
+            estimated_on=date.fromisoformat(i["estimated_on"]) if i.get("estimated_on") else None))
 
 
 def _value(qty: Decimal, rate: Decimal) -> Decimal:
@@ -89,3 +101,35 @@ def get_boq(ctx: ServiceContext, project_number: str, search: str | None = None,
     return {"project_number": project.project_number, "project_name": project.name,
             "items": rows[start:start + per_page], "totals": totals, "page": page, "per_page": per_page,
             "total": len(rows), "pages": -(-len(rows) // per_page)}
+
+
+@service(READ)
+def get_reestimate(ctx: ServiceContext, project_number: str, search: str | None = None,
+                   cost_type: Literal["L", "M", "S", "E", "O"] | None = None,
+                   page: int = 1, per_page: int = 100) -> dict:
+    """Show a project's current cost re-estimate: per company cost code and cost type, the
+    estimator's re-estimated cost to build it and the date of the re-estimate. `total` covers
+    every line that matches the filters.
+
+    Args:
+        project_number: The project number, e.g. "9999".
+        search: Text to find in the cost code or description.
+        cost_type: Only this cost type: L, M, S, E or O.
+        page: Page number, starting at 1.
+        per_page: Lines per page, 1 to 100.
+    """
+    check_paging(page, per_page)
+    project = project_by_number(ctx.session, project_number)
+    stmt = (select(ReestimateLine).where(ReestimateLine.project_id == project.project_id)
+            .order_by(ReestimateLine.cost_code, ReestimateLine.cost_type))
+    if search:
+        stmt = stmt.where(or_(contains(ReestimateLine.cost_code, search), contains(ReestimateLine.description, search)))
+    if cost_type:
+        stmt = stmt.where(ReestimateLine.cost_type == cost_type)
+    rows = [{"cost_code": r.cost_code, "description": r.description, "cost_type": r.cost_type,
+             "reestimate": r.reestimate, "estimated_on": r.estimated_on.isoformat() if r.estimated_on else None}
+            for r in ctx.session.scalars(stmt)]
+    start = (page - 1) * per_page
+    return {"project_number": project.project_number, "project_name": project.name,
+            "items": rows[start:start + per_page], "totals": {"reestimate": sum((r["reestimate"] for r in rows), start=ZERO)},
+            "page": page, "per_page": per_page, "total": len(rows), "pages": -(-len(rows) // per_page)}

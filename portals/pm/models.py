@@ -303,3 +303,18 @@ class BoqItem(Base):
     measured_qty: Mapped[Decimal] = mapped_column(Money, default=Decimal("0"))
     measured_on: Mapped[date | None]
     change_order: Mapped[str] = mapped_column(String(40), default="")  # a variation's change order number
+
+
+class ReestimateLine(Base):
+    """An estimator's current cost re-estimate for one line of a job: a company cost code and cost
+    type re-priced to build, as some residential estimating products keep beside the BOQ (the
+    BOQ prices the client contract; the re-estimate is the builder's own cost)."""
+
+    __tablename__ = "reestimate_lines"
+    line_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.project_id"), index=True)
+    cost_code: Mapped[str] = mapped_column(String(20))
+    cost_type: Mapped[str] = mapped_column(String(4))
+    description: Mapped[str] = mapped_column(String(200), default="")
+    reestimate: Mapped[Decimal] = mapped_column(Money)
+    estimated_on: Mapped[date | None]

@@ -12,7 +12,7 @@ from portals.core.registry import AppSpec, load_apps
 from .models import (BidPackage, BudgetLine, ChangeEvent, ChangeOrder, Commitment, CommitmentLine, CostCode,
                      CustomerInvoice, CustomerInvoiceLine, DirectCost, ErpCostCodeMap, ErpIntegration,
                      ManpowerEntry, PrimeContract, PrimeContractLine, Project, Requisition, Vendor)
-from .boq import seed_boq
+from .boq import seed_boq, seed_reestimates
 from .funding_seed import seed_funding
 from .queries import CONTRACT_TYPES
 from .vendor_keys import PmKeys
@@ -64,11 +64,15 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
         from seeds.ressio_sub_bills import planted as held_sub_bills
         _requisitions(session, held_sub_bills(book), projects, vendors, commitments)
     _prime_contracts(session, app, book, projects)
+    # an owner-side product keeps the owner's own re-forecast where the owner made one (seeds/funding.py)
+    owner = {(f["job"], f["cost_code"], f["cost_type"]): f["forecast_to_complete"]
+             for f in book.get("funding", {}).get("forecasts", [])} if keys.funding else {}
     session.add_all(BudgetLine(
         budget_line_id=stable_id(app, "budget", b["job"], b["cost_code"], b["cost_type"]),
         project_id=projects[b["job"]].project_id, cost_code=b["cost_code"], cost_type=b["cost_type"],
         original_budget=_money(b["original_budget"]), approved_changes=_money(b.get("approved_changes")),
-        forecast_to_complete=_money(b.get("forecast_to_complete"))) for b in book.get("budget_lines", []))
+        forecast_to_complete=_money(owner.get((b["job"], b["cost_code"], b["cost_type"]),
+                                              b.get("forecast_to_complete")))) for b in book.get("budget_lines", []))
     _changes(session, app, book.get("change_orders", []) + planted.get("change_orders", []), projects, commitments)
     _direct_costs(session, app, book, projects, vendors)
     _manpower(session, app, book, rng, clock, projects, vendors)
@@ -78,6 +82,7 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
         _bid_packages(session, app, book, clock, projects, vendors, commitments, keys)
     if keys.boq:
         seed_boq(session, app, book, projects)
+        seed_reestimates(session, app, book, projects)
     _prospects(session, app, keys)
     if keys.funding:
         seed_funding(session, app, book, projects, vendors)

@@ -8,8 +8,8 @@ from .financials import (get_budget, get_prime_contract_sov, list_change_events,
 from .finance import (create_customer_invoice, create_vendor_invoice, get_commitment_sov,  # noqa: F401
                       get_cost_budget, get_customer_invoice, get_financial_overview, list_bid_packages,
                       list_customer_invoices, list_project_pipeline, review_eapp, send_rfq, submit_customer_invoice)
-from .ladder import get_budget_ladder  # noqa: F401
-from .boq import get_boq  # noqa: F401
+from .ladder import get_budget_ladder, get_project_budget  # noqa: F401
+from .boq import get_boq, get_reestimate  # noqa: F401
 from .funding import (approve_vendor_invoice, get_application_package, get_vendor_invoice,  # noqa: F401
                       list_application_packages, list_funding_sources, list_vendor_invoices,
                       return_vendor_invoice_to_approval, set_invoice_funding, submit_application_package)

@@ -22,11 +22,14 @@ BUDGET_SORT = {"cost_code": ("cost_code", "text"), "description": ("description"
 LADDER_SORT = {"cost_code": ("cost_code", "text"), "description": ("description", "text"),
                "cost_type": ("cost_type", "text"),
                **{c: (c, "money") for c in ("original", "approved_changes", "revised", "committed", "applied",
-                                             "committed_vs_applied", "uncommitted")}}
+                                             "committed_vs_applied", "uncommitted", "estimate_to_complete",
+                                             "estimate_at_completion")}}
 BOQ_SORT = {"item_code": ("item_code", "text"), "line_no": ("line_no", "number"), "description": ("description", "text"),
             "unit": ("unit", "text"), "kind": ("kind", "text"), "change_order": ("change_order", "text"),
             **{c: (c, "money") for c in ("quantity", "rate", "contract_value", "measured_qty", "measured_pct",
                                           "measured_value")}}
+REESTIMATE_SORT = {"cost_code": ("cost_code", "text"), "description": ("description", "text"),
+                   "cost_type": ("cost_type", "text"), "reestimate": ("reestimate", "money")}
 COMMITMENT_SORT = {"number": ("number", "text"), "title": ("title", "text"), "vendor": ("vendor.name", "text"),
                    "type": ("type", "text"), "status": ("status", "text"), "amount": ("amount", "money")}
 EAPP_SORT = {"project": ("project_number", "text"), "invoice": ("invoice_number", "text"),
@@ -106,7 +109,9 @@ def register_finance(bp: Blueprint, spec: AppSpec, route) -> None:
     def budget_ladder(project_number):
         project = _project(spec, project_number)
         args = {**list_args("search", "cost_type"), "project_number": project_number}
-        result = listing(spec, "get_budget_ladder", args, LADDER_SORT)
+        # an owner's product (its budget tool the project budget) shows the owner's forecast too
+        service = "get_project_budget" if "get_project_budget" in spec.service_tool_names else "get_budget_ladder"
+        result = listing(spec, service, args, LADDER_SORT)
         return render_view(spec, "pm/fin/ladder.html", 200, ("results",), project=project, result=result,
                            tab="budget_ladder", title="Budget")
 
@@ -117,6 +122,14 @@ def register_finance(bp: Blueprint, spec: AppSpec, route) -> None:
         result = listing(spec, "get_boq", args, BOQ_SORT)
         return render_view(spec, "pm/fin/boq.html", 200, ("results",), project=project, result=result,
                            tab="boq", title="BOQ")
+
+    @route("/projects/<project_number>/reestimate", "reestimate")
+    def reestimate(project_number):
+        project = _project(spec, project_number)
+        args = {**list_args("search", "cost_type"), "project_number": project_number}
+        result = listing(spec, "get_reestimate", args, REESTIMATE_SORT)
+        return render_view(spec, "pm/fin/reestimate.html", 200, ("results",), project=project, result=result,
+                           tab="reestimate", title="Re-estimate")
 
     @route("/projects/<project_number>/commitments", "commitments_sov")
     def project_commitments(project_number):

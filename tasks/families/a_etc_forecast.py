@@ -20,6 +20,12 @@ Domain: DOMAIN.md §1 "Job cost structure" (ETC is the project manager's estimat
 still to come; EAC, the projected final cost, is actual + ETC; both feed the WIP schedule) and
 §9 "Real-system vocabulary" (Procore's standard budget view and its Forecast to Complete
 column). The near-misses, variants and reply corpus live in a_etc_forecast_gate.py.
+
+Two more sources carry the same work into Vista, each with its own module and gate: a PM's Excel
+cost-to-complete workbook (a_etc_forecast_xlsx.py, cf_A_etc_forecast_xlsx_<job>), and the owner's
+Project Budget in INGENIOUS.BUILD, re-forecast at June's month end while Procore still carries May's
+figures (a_etc_forecast_ingenious.py, cf_A_etc_forecast_ingenious_<job> for jobs 3394 and 5773:
+the total of its Estimate to Complete column, not Procore's forecast to complete).
 """
 from __future__ import annotations
 
@@ -320,9 +326,11 @@ def task(book: dict, job: str, instance_id: str | None = None, erp: str = ERP) -
 
 
 def instances(book: dict) -> list[Task]:
+    from . import a_etc_forecast_ingenious as ingenious  # the owners who re-forecast in INGENIOUS.BUILD
     from . import a_etc_forecast_xlsx as xlsx  # the PMs who forecast in Excel
 
-    return [task(book, job, erp=erp) for erp, jobs in ERP_JOBS.items() for job in jobs] + xlsx.instances(book)
+    return ([task(book, job, erp=erp) for erp, jobs in ERP_JOBS.items() for job in jobs] + xlsx.instances(book)
+            + ingenious.instances(book))
 
 
 # -- the private split (tasks/private.py) ----------------------------------------------------
@@ -332,11 +340,13 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     each budget line's forecast to complete moved by a salted factor (80-125%, whole dollars): the
     PM's total is the salt's, not the public book's (the gate's do-nothing run checks it still
     differs from Vista's stale projection)."""
+    from seeds.funding import FORECAST_JOBS
+
     from ..private import public_figures
 
     budgeted = {b["job"] for b in book["budget_lines"]}
     candidates = sorted(j["job"] for j in book["jobs"] if j["status"] == "active" and j["job"] in budgeted
-                        and j["job"] not in JOBS and ("budget_lines", j["job"]) not in claimed)
+                        and j["job"] not in JOBS + FORECAST_JOBS and ("budget_lines", j["job"]) not in claimed)
     chosen = sorted(rng.sample(candidates, min(len(JOBS), len(candidates))))
     for job in chosen:
         claimed.add(("budget_lines", job))

@@ -371,7 +371,7 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     for job in pool:  # a contract no earlier family resized is sized here, so its figures are not the public book's
         if ("prime_contracts", job) not in claimed:
             _scale(book, job, rng.uniform(0.8, 1.25), claimed)
-    book["boq"] = {"items": B.contract_items(rng, book["jobs"], book["prime_contracts"])}
+    book["boq"] = {**book["boq"], "items": B.contract_items(rng, book["jobs"], book["prime_contracts"])}
     chosen = []
     for job in rng.sample(pool, len(pool)):
         if len(chosen) == 2:
