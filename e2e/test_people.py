@@ -316,7 +316,8 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_C_use_tax_accrual_4418", "C_use_tax_accrual", "4418"),
          ("cf_A_job_setup_from_estimate_6031", "A_job_setup_from_estimate", "6031"),  # HeavyBid's estimate into Vista
          ("cf_G_cash_tieout_plaid_operating", "G_cash_tieout_plaid", "operating"),
-         ("cf_A_reestimate_vista_budget_2728", "A_reestimate_vista_budget", "2728")]  # the crosswalk's rolled-up phase
+         ("cf_A_reestimate_vista_budget_2728", "A_reestimate_vista_budget", "2728"),  # the crosswalk's rolled-up phase
+         ("cf_C_ressio_bill_vista_1632", "C_ressio_bill_vista", "1632")]  # a bill on a draft PO held
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),

@@ -336,6 +336,11 @@ def test_divergence_entries_point_at_real_records(book):
             planted = by(book["eapps"][rows], key)[d["key"]]
             assert planted["status"] in ("under_review", "pending") and d["key"] in d["why"]
             assert d["key"] not in {r.get(key) for r in book[rows]}  # in no other system's book section
+        elif d["family"] == "C_ressio_bill_vista":  # a held sub bill Ressio alone holds
+            from seeds.ressio_sub_bills import planted as held
+            assert d["systems"] == ["ressio"] and d["field"] == "ressio.presence" and d["entity"] == "requisition"
+            assert by(held(book), "invoice_number")[d["key"]]["status"] == "approved" and d["key"] in d["why"]
+            assert d["key"] not in {r["invoice_number"] for r in book["requisitions"]}
         elif d["family"] == "B_draw_funding":  # a draw package or invoice INGENIOUS.BUILD alone holds
             assert d["systems"] == ["ingenious_build"] and d["field"] == "ingenious_build.presence"
             if d["entity"] == "application_package":

@@ -46,7 +46,8 @@ def test_the_suite_is_the_papers_instances():
         + ["cf_P_field_time_recon_rhumbix_2014", "cf_P_field_time_recon_busybusy_2041"]
         + [f"cf_C_use_tax_accrual_{j}" for j in ("4418", "5174", "5497")]
         + ["cf_A_job_setup_from_estimate_6031"]
-        + ["cf_G_cash_tieout_plaid_operating"])
+        + ["cf_G_cash_tieout_plaid_operating"]
+        + [f"cf_C_ressio_bill_vista_{j}" for j in ("1632", "2041")])
 
 
 def test_the_forecast_task_matches_the_papers_example_and_starts_stale(store):

@@ -60,6 +60,9 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     _requisitions(session, book.get("requisitions", []), projects, vendors, commitments)
     planted = book.get("eapps", {}) if keys.eapps else {}
     _requisitions(session, planted.get("requisitions", []), projects, vendors, commitments)
+    if keys.rules.get("planted_sub_bills"):  # Ressio's held sub bills (seeds/ressio_sub_bills.py)
+        from seeds.ressio_sub_bills import planted as held_sub_bills
+        _requisitions(session, held_sub_bills(book), projects, vendors, commitments)
     _prime_contracts(session, app, book, projects)
     # an owner-side product keeps the owner's own re-forecast where the owner made one (seeds/funding.py)
     owner = {(f["job"], f["cost_code"], f["cost_type"]): f["forecast_to_complete"]
