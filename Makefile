@@ -56,8 +56,8 @@ validate: install
 	$(VENV)/bin/cfab tasks validate --transport browser
 	$(VENV)/bin/cfab tasks validate --transport http
 	CFAB_BROWSERGYM_ALL=1 $(PY) -m pytest -q tests/test_browsergym_venv.py
-	@# every instance's browser oracle, noop and eager beside the tools transport (make test: the browser gate on one per family), person-made recording and gold replay
-	CFAB_E2E_ALL=1 $(PY) -m pytest -q e2e/test_people.py e2e/test_oracle_browser.py
+	@# every instance's browser oracle, noop and eager beside the tools transport (make test: the browser gate on one per family), person-made recording and gold replay; the monkey and typed markup on every app (make test: one per archetype)
+	CFAB_E2E_ALL=1 $(PY) -m pytest -q e2e/test_people.py e2e/test_oracle_browser.py e2e/test_monkey.py e2e/test_xss.py
 	@# the private split's gate on a throwaway salt (a real salt is the maintainer's, never here)
 	mkdir -p build && printf 'make-validate-throwaway-salt\n' > build/validate.salt
 	$(VENV)/bin/cfab dataset build-private --salt-file build/validate.salt --out build/pro-validate

@@ -1,6 +1,7 @@
 """How much of the suite the browser tests play: `make test` plays one representative instance
-per family (agent.validate.one_per_family); `make validate` sets CFAB_E2E_ALL=1 and plays every
-instance, so the fast run stays fast as families grow while the gate still sees everything."""
+per family (agent.validate.one_per_family) and, where a test walks every app, one app per
+archetype; `make validate` sets CFAB_E2E_ALL=1 and plays every instance and every app, so the
+fast run stays fast as families and vendors grow while the gate still sees everything."""
 from __future__ import annotations
 
 import os
@@ -29,3 +30,21 @@ def pick(items, instance_id, family) -> list:
                                  and instance_id(chosen[fam]) not in preferred):
             chosen[fam] = item
     return [item for item in items if item in chosen.values()]
+
+
+# Each archetype's reference product: the one the other vendors of its archetype are data over.
+REFERENCE_APPS = {"erp": "vista_erp", "pm": "procore", "bank": "bofa_cashpro", "payroll": "foundation_payroll",
+                  "compliance": "lcptracker", "docs": "box", "office": "outlook", "fieldtime": "rhumbix",
+                  "payapp": "gcpay", "integration": "hh2"}
+
+
+def pick_apps(apps: dict) -> list[str]:
+    """Every app under CFAB_E2E_ALL; otherwise each archetype's reference app (its first app
+    when the archetype has no reference named)."""
+    if EVERY_INSTANCE:
+        return list(apps)
+    chosen: dict[str, str] = {}
+    for name, spec in apps.items():
+        if spec.kind not in chosen or REFERENCE_APPS.get(spec.kind) == name:
+            chosen[spec.kind] = name
+    return [name for name in apps if name in chosen.values()]
