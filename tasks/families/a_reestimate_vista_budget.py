@@ -288,7 +288,9 @@ def task(book: dict, job: str, defect: str | None = None, instance_id: str | Non
         oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
         guarded_tools=partial(A.guarded_tools, book, job), guarded_browser=partial(A.guarded_browser, book, job),
         overreach_tools=partial(overreach_tools, job), overreach_browser=partial(overreach_browser, job),
-        near_misses=gate.near_misses(r), variants=gate.variants(r), reply_corpus=gate.reply_corpus(r))
+        # a job with nothing to revise (a private pick read on the public book) has no attempts to script
+        near_misses=gate.near_misses(r) if r.revisions else (), variants=gate.variants(r) if r.revisions else (),
+        reply_corpus=gate.reply_corpus(r) if r.revisions else None)
 
 
 def instances(book: dict) -> list[Task]:
