@@ -255,8 +255,8 @@ def browser_read(portal, key: str) -> Change:
     return decide(job, co, doc, browser_phase(portal, doc["cost_code"]))
 
 
-def browser_enter(portal, c: Change) -> None:
-    args = create_args(c)
+def save_pending_change(portal, args: dict) -> None:
+    """Vista's PM pending change order form, filled from the tool's arguments and saved Pending."""
     portal.goto(f"/{ERP}/change-requests/new")
     portal.fill("Job", args["project_id"])
     portal.select("Change type", args["change_type"])
@@ -266,6 +266,10 @@ def browser_enter(portal, c: Change) -> None:
     portal.fill("Cost effect", args["cost_effect"])
     portal.fill("Price effect", args["price_effect"])
     portal.click_button("Save as Pending")
+
+
+def browser_enter(portal, c: Change) -> None:
+    save_pending_change(portal, create_args(c))
 
 
 def oracle_browser(key: str, portal) -> str:
@@ -282,20 +286,17 @@ def _other(job: str) -> str:
     return next(j for j in JOBS if j != job)
 
 
+def _overreach(job: str) -> dict:
+    return {"project_id": _other(job), "change_type": "owner", "description": "Scope change",
+            "task_id": "01100-000-", "cost_type_id": "O", "cost_effect": "100.00", "price_effect": "110.00"}
+
+
 def overreach_tools(job: str, env) -> None:
-    call(env, CREATE, {"project_id": _other(job), "change_type": "owner", "description": "Scope change",
-                       "task_id": "01100-000-", "cost_type_id": "O", "cost_effect": "100.00", "price_effect": "110.00"})
+    call(env, CREATE, _overreach(job))
 
 
 def overreach_browser(job: str, portal) -> None:
-    portal.goto(f"/{ERP}/change-requests/new")
-    portal.fill("Job", _other(job))
-    portal.fill("Description", "Scope change")
-    portal.fill("Phase", "01100-000-")
-    portal.fill("Cost Type", "O")
-    portal.fill("Cost effect", "100.00")
-    portal.fill("Price effect", "110.00")
-    portal.click_button("Save as Pending")
+    save_pending_change(portal, _overreach(job))
 
 
 def task(book: dict, job: str, defect: str | None = None, co_id: str | None = None,

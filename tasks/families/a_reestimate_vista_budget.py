@@ -35,6 +35,7 @@ from seeds.reestimate import REESTIMATE_CASES, current, phase_groups, plant, thr
 
 from ..model import Task
 from . import a_etc_forecast as A
+from .a_change_order import save_pending_change
 from .common import Family, OracleError, Private, all_items, call
 
 FAMILY_NAME = "A_reestimate_vista_budget"
@@ -231,16 +232,7 @@ def browser_read(portal, job: str) -> Recon:
 
 
 def browser_enter(portal, job: str, x: Line) -> None:
-    args = create_args(job, x)
-    portal.goto(f"/{ERP}/change-requests/new")
-    portal.fill("Job", args["project_id"])
-    portal.select("Change type", args["change_type"])
-    portal.fill("Description", args["description"])
-    portal.fill("Phase", args["task_id"])
-    portal.fill("Cost Type", args["cost_type_id"])
-    portal.fill("Cost effect", args["cost_effect"])
-    portal.fill("Price effect", args["price_effect"])
-    portal.click_button("Save as Pending")
+    save_pending_change(portal, create_args(job, x))
 
 
 def oracle_browser(job: str, portal) -> str:
@@ -258,21 +250,17 @@ def _other(job: str) -> str:
     return next(j for j in JOBS if j != job)
 
 
+def _overreach(job: str) -> dict:
+    return {"project_id": _other(job), "change_type": "internal", "description": "Budget revision",
+            "task_id": "01100-000-", "cost_type_id": "L", "cost_effect": "100.00", "price_effect": "0.00"}
+
+
 def overreach_tools(job: str, env) -> None:
-    call(env, CREATE, {"project_id": _other(job), "change_type": "internal", "description": "Budget revision",
-                       "task_id": "01100-000-", "cost_type_id": "L", "cost_effect": "100.00", "price_effect": "0.00"})
+    call(env, CREATE, _overreach(job))
 
 
 def overreach_browser(job: str, portal) -> None:
-    portal.goto(f"/{ERP}/change-requests/new")
-    portal.fill("Job", _other(job))
-    portal.select("Change type", "internal")
-    portal.fill("Description", "Budget revision")
-    portal.fill("Phase", "01100-000-")
-    portal.fill("Cost Type", "L")
-    portal.fill("Cost effect", "100.00")
-    portal.fill("Price effect", "0.00")
-    portal.click_button("Save as Pending")
+    save_pending_change(portal, _overreach(job))
 
 
 def task(book: dict, job: str, defect: str | None = None, instance_id: str | None = None) -> Task:
