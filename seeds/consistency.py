@@ -333,7 +333,7 @@ def reestimate_mismatches(store) -> list[Mismatch]:
                 moved = Decimal(str(i["reestimate"])) - own.get((key[0], i["cost_code"], i["cost_type"]), Decimal(0))
                 if abs(moved) <= threshold(budget) / 2:
                     continue
-                case = ("under_threshold" if not over else "crosswalk" if len(members) > 1
+                case = ("under_threshold" if not over else "rolled_up_phase" if len(members) > 1
                         else "increase" if moved > 0 else "decrease")
                 out.append(Mismatch("reestimate_line", f"{key[0]}/{i['cost_code']}/{i['cost_type']}", f"{app}.{case}",
                                     f"{app} re-estimates it {moved:+} off its budget; Vista budgets {key[1]} at {budget}"))

@@ -26,7 +26,7 @@ from .util import money
 ESTIMATED_ON = "2026-06-30"  # the estimator's June re-estimate, at the book's clock
 FLOOR, SHARE = Decimal("5000"), Decimal("0.05")  # the policy's threshold: the greater of the two
 # (job, the defect the instance leads with); both also get an increase and a decrease
-REESTIMATE_CASES = (("2728", "crosswalk"), ("6495", "under_threshold"))
+REESTIMATE_CASES = (("2728", "rolled_up_phase"), ("6495", "under_threshold"))
 REESTIMATE_JOBS = tuple(job for job, _d in REESTIMATE_CASES)
 DOLLAR = Decimal("1")
 
@@ -107,10 +107,10 @@ def plant(lines: list[dict], budget: list[dict], erp_map: list[dict], job: str, 
     move(down, groups[down][0], -draw(max(threshold(total[down]) * Decimal("1.3"), total[down] * Decimal("0.06")),
                                       max(threshold(total[down]) * Decimal("1.8"), total[down] * Decimal("0.12"))),
          "decrease")
-    if defect == "crosswalk":
+    if defect == "rolled_up_phase":
         key = rng.choice(rolled)
         odd = next(b for b in groups[key] if b["cost_code"].replace("-", "") != key[0][:5])
-        move(key, odd, draw(threshold(total[key]) * Decimal("1.4"), threshold(total[key]) * Decimal("2.2")), "crosswalk")
+        move(key, odd, draw(threshold(total[key]) * Decimal("1.4"), threshold(total[key]) * Decimal("2.2")), "rolled_up_phase")
     else:
         sign = rng.choice((-1, 1))
         move(under, groups[under][0],

@@ -35,8 +35,8 @@ def test_two_jobs_each_carrying_the_defect_it_records():
         assert {"increase", "decrease", task.defect_variant} == set(cases)
         by = {(x.phase, x.cost_type): x for x in r.lines}
         assert by[cases["increase"]].revision > 0 > by[cases["decrease"]].revision
-        if task.defect_variant == "crosswalk":  # two company codes in the phase, one not named like it
-            line = by[cases["crosswalk"]]
+        if task.defect_variant == "rolled_up_phase":  # two company codes in the phase, one not named like it
+            line = by[cases["rolled_up_phase"]]
             assert line.over and len(line.codes) > 1 and any(c.replace("-", "") != line.phase[:5] for c in line.codes)
         else:  # moved visibly, but within the threshold
             line = by[cases["under_threshold"]]
@@ -76,7 +76,7 @@ def test_every_field_the_documents_determine_is_asserted(instance_id):
     assert any(a.name == "portal_form" and a.browser for a in task.variants)
     names = {a.name for a in task.near_misses}
     assert {"approved", "missed_a_line", "below_threshold_too", "wrong_cost_code", "wrong_sign"} <= names
-    assert ("no_crosswalk" in names) == (task.defect_variant == "crosswalk")
+    assert ("no_crosswalk" in names) == (task.defect_variant == "rolled_up_phase")
 
 
 @pytest.mark.parametrize("instance_id", sorted(TASKS))

@@ -97,16 +97,24 @@ def _enter(env, s: A.Setup, est: dict, budget: dict, export: dict) -> None:
                                "amount": str(r["amount"])})
 
 
+def _first_line_changed(s: A.Setup, edit):
+    """The oracle with its first original estimate line passed through `edit` (None leaves it out);
+    the first is counted afresh on every run, so the attempt is the same mistake each time."""
+    def attempt(env) -> str:
+        done = []
+
+        def fn(name: str, args: dict):
+            if name == A.ADD_LINE and not done:
+                done.append(args)
+                return edit(name, args)
+            return name, args
+        return A.oracle_tools(s, rewrite(env, fn))
+    return attempt
+
+
 def _skip_first_line(s: A.Setup):
     """Leaves out the first original estimate line (a phase missed)."""
-    seen = []
-
-    def fn(name: str, args: dict):
-        if name == A.ADD_LINE and not seen:
-            seen.append(args)
-            return None
-        return name, args
-    return _rewritten(s, fn)
+    return _first_line_changed(s, lambda name, args: None)
 
 
 def _duplicate_item(s: A.Setup):
@@ -117,14 +125,10 @@ def _duplicate_item(s: A.Setup):
 
 
 def _cent_off(s: A.Setup):
-    first = []
-
-    def fn(name: str, args: dict):
-        if name == A.ADD_LINE and not first:
-            first.append(1)
-            args["original_budget"] = f"{Decimal(args['original_budget']) + Decimal('0.01'):.2f}"
+    def edit(name: str, args: dict):
+        args["original_budget"] = f"{Decimal(args['original_budget']) + Decimal('0.01'):.2f}"
         return name, args
-    return _rewritten(s, fn)
+    return _first_line_changed(s, edit)
 
 
 def near_misses(s: A.Setup) -> tuple[Attempt, ...]:
