@@ -65,3 +65,27 @@ def client(flask_app, episode):
 def post_form(client, url: str, data: dict, **kw):
     """POST a form the way a browser would, CSRF token included."""
     return client.post(url, data={**data, "csrf_token": client.csrf}, **kw)
+
+
+_BACKGROUND_BUILDS: list = []
+
+
+def pytest_sessionstart(session):
+    """Start BrowserGym's virtualenv build now, beside the tests, when this run will play it
+    (once: in xdist's controller, not in every worker)."""
+    if hasattr(session.config, "workerinput"):
+        return
+    from _bgym_venv import start_background_build
+
+    build = start_background_build([str(a) for a in session.config.args])
+    if build is not None:
+        _BACKGROUND_BUILDS.append(build)
+
+
+def pytest_sessionfinish(session):
+    import os
+    import signal
+
+    for build in _BACKGROUND_BUILDS:  # deselected or interrupted: do not leave a build running
+        if build.poll() is None:
+            os.killpg(build.pid, signal.SIGTERM)  # its own session: the builder and its uv

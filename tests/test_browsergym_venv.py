@@ -2,7 +2,8 @@
 
 A virtualenv with `uv pip install -e '.[browsergym]'` (pip where uv is missing; browsergym-core,
 browsergym-experiments and the Playwright 1.44 they pin) is built once under build/ and kept,
-keyed by pyproject.toml and the Python version, so a second run starts at once. A scripted BrowserGym agent
+keyed by pyproject.toml and the Python version, so a second run starts at once; a session that
+runs this file starts the build in the background at its start (tests/_bgym_venv.py). A scripted BrowserGym agent
 (tests/browsergym_agent.py) plays `browsergym/cfab.<instance_id>` there: it finds every element
 of a gold recording's UI steps in its own observation's accessibility tree, acts with
 HighLevelActionSet actions on BrowserGym's bids and replies with send_msg_to_user. The gold
@@ -17,12 +18,9 @@ recording with its over-eager twin.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
 import subprocess
-import sys
 import types
 from pathlib import Path
 
@@ -31,6 +29,7 @@ import pytest
 from agent.dataset import publishable
 from tasks.registry import all_tasks
 
+from _bgym_venv import ensure_venv
 from _display import NO_X_SERVER, xvfb_run
 from _server import running_cfab
 
@@ -49,29 +48,10 @@ PUBLIC = sorted(t.instance_id for t in all_tasks() if publishable(t))
 ORACLE_SAMPLE = next((i for i in PUBLIC if i not in GOLDS), PUBLIC[0])
 
 
-def venv_dir() -> Path:
-    key = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + sys.version.encode()).hexdigest()[:12]
-    return ROOT / "build" / f"browsergym-venv-{key}"
-
-
 @pytest.fixture(scope="module")
 def bgym_python() -> Path:
-    """The cached virtualenv's python (built on first use: a few minutes, from PyPI)."""
-    folder = venv_dir()
-    python = folder / "bin" / "python"
-    if not (folder / ".ready").exists():
-        uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
-        if uv:  # uv resolves and installs in parallel: seconds where pip takes minutes
-            subprocess.run([uv, "venv", "-q", "--seed", "--clear", "--python", sys.executable, str(folder)],
-                           check=True)
-            subprocess.run([uv, "pip", "install", "-q", "--python", str(python), "-e", f"{ROOT}[browsergym]"],
-                           check=True, timeout=1200)
-        else:
-            subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
-            subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[browsergym]"], check=True,
-                           timeout=1200)
-        (folder / ".ready").write_text("ok\n")
-    return python
+    """The cached virtualenv's python (built on first use, or by the session's background build)."""
+    return ensure_venv()
 
 
 def gold_steps(instance_id: str) -> tuple[list[dict], str]:
