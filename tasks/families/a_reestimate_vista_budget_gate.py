@@ -286,7 +286,8 @@ def _pending_sayings(r: A.Recon) -> list[str]:
         "",  # A.reply says it itself
         one(lambda x: f"{x.phase} {x.cost_type} already had a pending change order for {s(x.pending)}, so only the "
                       f"rest was entered."),
-        one(lambda x: f"(Vista already held {_m(abs(x.pending))} pending on {x.phase} {x.cost_type}; left as is.)"),
+        one(lambda x: f"(Vista already held {_m(x.pending) if x.pending > 0 else f'({_m(-x.pending)})'} pending on "
+                      f"{x.phase} {x.cost_type}; left as is.)"),
         one(lambda x: f"\nAlready pending before: {x.phase} / {x.cost_type} {s(x.pending)}"),
         one(lambda x: f"A change order of {s(x.pending)} was already pending on {x.phase} {x.cost_type}; I entered "
                       f"the remainder only."),
