@@ -146,3 +146,32 @@ def test_a_private_pick_plants_the_pending_change_order_or_reads_none():
         assert bool(r.covered) == (p["defect"] == "already_pending")
     public = A.private_task(load_book(), {"job": job, "defect": "already_pending"})
     assert public.instance_id.endswith(job) and public.defect_variant == "already_pending"
+
+
+def test_the_remainder_rule_on_every_shape_of_pending_change():
+    """Policy: the threshold is measured against the current budget alone; over it, the entry is
+    the revision less what is already pending (nothing where that is 0.00); at or under it, the
+    phase is left alone whatever is pending."""
+    D = Decimal
+    phases = {"22-100": "22100-000-", "23-200": "23200-000-", "26-500": "26500-000-", "09-300": "09300-000-"}
+    re_lines = [("22-100", "M", D("130000")), ("23-200", "S", D("130000")), ("26-500", "S", D("80000")),
+                ("09-300", "S", D("103000"))]
+    budget = [("22100-000-", "M", D("100000")), ("23200-000-", "S", D("100000")), ("26500-000-", "S", D("100000")),
+              ("09300-000-", "S", D("100000"))]
+    pending = [("22100-000-", "M", D("10000")), ("22100-000-", "M", D("5000.50")),  # part of an increase
+               ("23200-000-", "S", D("30000")),  # all of it
+               ("26500-000-", "S", D("-25000")),  # more than the decrease: the remainder goes the other way
+               ("09300-000-", "S", D("9000"))]  # on a phase within the threshold
+    r = A.compare("9999", re_lines, phases, budget, pending)
+    by = {x.phase: x for x in r.lines}
+    assert [x.phase for x in r.revisions] == ["22100-000-", "23200-000-", "26500-000-"]
+    assert [(x.phase, x.entered) for x in r.entries] == [("22100-000-", D("14999.50")), ("26500-000-", D("5000"))]
+    assert not by["09300-000-"].over and by["09300-000-"] not in r.covered
+    assert r.covered == tuple(by[p] for p in ("22100-000-", "23200-000-", "26500-000-"))
+    assert r.total == D("19999.50")
+    evaluator = A.evaluator(r)
+    assert [s["where"]["cost_effect"] for s in evaluator["expected"]] == ["14999.50", "5000.00"]
+    assert [o["value"] for o in evaluator["required_outputs"] if o["claim"] == "amount"] == \
+        ["19999.50", "15000.50", "30000.00", "-25000.00"]
+    said = A.reply(r)
+    assert "entered nothing there" in said and "+$19,999.50" in said

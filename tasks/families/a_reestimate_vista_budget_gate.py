@@ -245,7 +245,7 @@ def _pending_by_hand(r: A.Recon):
         pending = []
         for c in A.all_items(env, A.LIST, {"project_id": r.job}):
             if c["status"] == "Pending":
-                got = call(env, "vista_erp.pm.pending_change_order.get", {"change_request_id": c["change_request_id"]})
+                got = call(env, f"{A.ERP}.pm.pending_change_order.get", {"change_request_id": c["change_request_id"]})
                 pending.append((got["task_id"], got["cost_type_id"], Decimal(str(got["cost_effect"]))))
         read = A.compare(r.job, re_lines, phases, budget, pending)
         for x in read.entries:
