@@ -30,7 +30,7 @@ from .jobs import build_jobs
 from .mail import build_mail
 from .payroll import build_assisted_wage_determinations, build_timecards, build_wage_determinations, build_workers
 from .reference import COST_TYPES, GL_ACCOUNTS, JSM_COMMITMENT, JSM_VENDOR, META, SHARED_COMMITMENT
-from .reestimate import build_reestimates, reestimate_entries
+from .reestimate import build_reestimates, pending_changes, reestimate_entries
 from .requisitions import build_requisitions
 from .util import section_rng
 from . import tax1099
@@ -125,6 +125,8 @@ def generate_book(seed: int = 7) -> dict:
     # SmarteBuild's cost re-estimates beside its BOQ, last with their own seed section
     boq["reestimates"] = build_reestimates(section_rng(seed, "reestimate"), jobs, budget, cost_codes, erp_map)
     divergences += reestimate_entries(boq["reestimates"], erp_map)
+    # the change orders Vista already holds Pending for part of a re-estimated move
+    erp_pending_changes = pending_changes(boq["reestimates"])
     return {
         "meta": {**META, "seed": seed},
         "jobs": jobs,
@@ -142,6 +144,7 @@ def generate_book(seed: int = 7) -> dict:
         "gl_accounts": [{"account": a, "title": t, "type": k, "normal_balance": NORMAL[k]}
                         for a, t, k in GL_ACCOUNTS],
         "change_orders": change_orders,
+        "erp_pending_changes": erp_pending_changes,
         "prime_contracts": prime,
         "documents": documents,
         "mail": mail,

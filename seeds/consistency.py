@@ -304,7 +304,8 @@ def boq_mismatches(store) -> list[Mismatch]:
 def reestimate_mismatches(store) -> list[Mismatch]:
     """A PM platform's cost re-estimate against Vista's budget, by Vista phase and cost type (the
     platform's own crosswalk to Vista): a line that moves its phase past the re-estimate policy's
-    threshold (up, down, or on a phase Vista rolls several codes into), or visibly but within it
+    threshold (up, down, on a phase Vista rolls several codes into, or on one where Vista already
+    holds a Pending change order for part of the move), or visibly but within it
     (seeds/reestimate.py)."""
     from .reestimate import threshold
 
@@ -312,6 +313,8 @@ def reestimate_mismatches(store) -> list[Mismatch]:
     vista = defaultdict(Decimal)
     for b in _rows(store, erp, "budget_lines"):
         vista[(b["job"], b["cost_code"], b["cost_type"])] += Decimal(str(b["original_budget"])) + Decimal(str(b["approved_changes"]))
+    pending = {(c["job"], c["cost_code"], c["cost_type"]) for c in _rows(store, erp, "change_requests")
+               if c["status"] == "Pending"}
     out = []
     for app in pm_apps():
         lines = _rows(store, app, "reestimate_lines")
@@ -334,9 +337,23 @@ def reestimate_mismatches(store) -> list[Mismatch]:
                 if abs(moved) <= threshold(budget) / 2:
                     continue
                 case = ("under_threshold" if not over else "rolled_up_phase" if len(members) > 1
-                        else "increase" if moved > 0 else "decrease")
+                        else "already_pending" if key in pending else "increase" if moved > 0 else "decrease")
                 out.append(Mismatch("reestimate_line", f"{key[0]}/{i['cost_code']}/{i['cost_type']}", f"{app}.{case}",
                                     f"{app} re-estimates it {moved:+} off its budget; Vista budgets {key[1]} at {budget}"))
+    return out
+
+
+def pending_change_mismatches(store) -> list[Mismatch]:
+    """An ERP's Pending internal change order: a budget revision someone staged in that ERP alone
+    (the book's change orders are owner and commitment changes; seeds/reestimate.py plants one
+    Vista already holds for part of a re-estimated move)."""
+    out = []
+    for app, _cfg in erp_apps():
+        for c in _rows(store, app, "change_requests"):
+            if c["status"] == "Pending" and c["change_type"] == "internal":
+                out.append(Mismatch("change_request", f"{c['job']}/{c['cost_code']}/{c['cost_type']}", f"{app}.pending",
+                                    f"{app} stages {c['cost_effect']} on it in {c['change_request_id']}; no other "
+                                    "system has the change"))
     return out
 
 
@@ -819,7 +836,8 @@ def all_mismatches(store, book: dict) -> list[Mismatch]:
     return (vendor_mismatches(store) + cost_code_mismatches(store) + job_mismatches(store, book)
             + commitment_mismatches(store) + invoice_mismatches(store) + document_mismatches(store, book)
             + coi_mismatches(store) + gcpay_mismatches(store) + payroll_mismatches(store) + pm_mismatches(store)
-            + boq_mismatches(store) + reestimate_mismatches(store) + forecast_mismatches(store)
+            + boq_mismatches(store) + reestimate_mismatches(store) + pending_change_mismatches(store)
+            + forecast_mismatches(store)
             + identity_mismatches(store, book) + bank_mismatches(store, book) + tax_mismatches(store, book)
             + payments_mismatches(store, book) + lien_mismatches(store, book)
             + fieldtime_mismatches(store, book)

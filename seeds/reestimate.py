@@ -12,6 +12,9 @@ only SmarteBuild holds them:
   crosswalk      a line on a company code Vista rolls into another code's phase (03-310 into
                  03300-000-), moved past the threshold of that phase's combined budget
   under_threshold  a line moved visibly, but by 55-85 % of its phase's threshold: left alone
+  already_pending  a line moved 2.6-3.6 times past its phase's threshold, of which Vista already
+                 holds a Pending internal change order for 30-50 % (entered earlier in June): only
+                 the remainder is still to stage (book["erp_pending_changes"], pending_changes())
 tasks/families/a_reestimate_vista_budget.py plants the same cases on other jobs for the private
 split with these helpers.
 """
@@ -26,9 +29,11 @@ from .util import money
 ESTIMATED_ON = "2026-06-30"  # the estimator's June re-estimate, at the book's clock
 FLOOR, SHARE = Decimal("5000"), Decimal("0.05")  # the policy's threshold: the greater of the two
 # (job, the defect the instance leads with); both also get an increase and a decrease
-REESTIMATE_CASES = (("2728", "rolled_up_phase"), ("6495", "under_threshold"))
+REESTIMATE_CASES = (("2728", "rolled_up_phase"), ("6495", "under_threshold"), ("5222", "already_pending"))
 REESTIMATE_JOBS = tuple(job for job, _d in REESTIMATE_CASES)
 DOLLAR = Decimal("1")
+PENDING_ERP = "vista_erp"  # the ERP whose budget the re-estimate is reconciled against
+PENDING_ON = "2026-06-12"  # the PM staged the earlier part of an already_pending move mid-June
 
 
 def _whole(value: Decimal) -> Decimal:
@@ -107,7 +112,13 @@ def plant(lines: list[dict], budget: list[dict], erp_map: list[dict], job: str, 
     move(down, groups[down][0], -draw(max(threshold(total[down]) * Decimal("1.3"), total[down] * Decimal("0.06")),
                                       max(threshold(total[down]) * Decimal("1.8"), total[down] * Decimal("0.12"))),
          "decrease")
-    if defect == "rolled_up_phase":
+    if defect == "already_pending":
+        sign = rng.choice((-1, 1))
+        delta = draw(threshold(total[under]) * Decimal("2.6"), threshold(total[under]) * Decimal("3.6"))
+        move(under, groups[under][0], sign * delta, "already_pending")
+        # Vista already stages part of the move: a Pending internal change order the PM entered
+        planted[-1]["vista_pending"] = money(sign * draw(delta * Decimal("0.3"), delta * Decimal("0.5")))
+    elif defect == "rolled_up_phase":
         key = rng.choice(rolled)
         odd = next(b for b in groups[key] if b["cost_code"].replace("-", "") != key[0][:5])
         move(key, odd, draw(threshold(total[key]) * Decimal("1.4"), threshold(total[key]) * Decimal("2.2")), "rolled_up_phase")
@@ -119,13 +130,37 @@ def plant(lines: list[dict], budget: list[dict], erp_map: list[dict], job: str, 
     return planted
 
 
+def pending_changes(lines: list[dict]) -> list[dict]:
+    """The Pending change orders Vista already holds for part of a re-estimated move (the
+    already_pending case): book["erp_pending_changes"], which Vista's seed enters as they are."""
+    return [{"erp": PENDING_ERP, "job": i["job"], "cost_code": i["cost_code"], "cost_type": i["cost_type"],
+             "change_type": "internal", "description": f"Cost revision: {i['description'] or i['cost_code']}",
+             "request_date": PENDING_ON, "cost_effect": i["vista_pending"], "price_effect": "0.00"}
+            for i in sorted(lines, key=lambda i: (i["job"], i["cost_code"], i["cost_type"])) if i.get("vista_pending")]
+
+
 def reestimate_entries(lines: list[dict], erp_map: list[dict]) -> list[dict]:
-    """Each planted move is SmarteBuild's alone until someone stages it in Vista."""
+    """Each planted move is SmarteBuild's alone until someone stages it in Vista; where Vista
+    already holds a Pending change order for part of it, that change order is Vista's alone."""
     phases = {m["code"]: m["vista_phase"] for m in erp_map}
-    return [{"entity": "reestimate_line", "key": f"{i['job']}/{i['cost_code']}/{i['cost_type']}",
-             "field": f"smartbuild.{i['case']}", "systems": ["smartbuild", "vista_erp"],
-             "family": "A_reestimate_vista_budget",
-             "why": (f"SmarteBuild's re-estimate for job {i['job']} puts {i['cost_code']} {i['cost_type']} at "
-                     f"{i['reestimate']}; Vista budgets phase {phases[i['cost_code']]} {i['cost_type']} "
-                     f"at its current budget, which no pending change order revises yet.")}
-            for i in lines if i.get("case")]
+    out = []
+    for i in lines:
+        if not i.get("case"):
+            continue
+        phase = phases[i["cost_code"]]
+        staged = (f"a Pending change order stages {i['vista_pending']} of it" if i.get("vista_pending")
+                  else "no pending change order revises it yet")
+        out.append({"entity": "reestimate_line", "key": f"{i['job']}/{i['cost_code']}/{i['cost_type']}",
+                    "field": f"smartbuild.{i['case']}", "systems": ["smartbuild", "vista_erp"],
+                    "family": "A_reestimate_vista_budget",
+                    "why": (f"SmarteBuild's re-estimate for job {i['job']} puts {i['cost_code']} {i['cost_type']} at "
+                            f"{i['reestimate']}; Vista budgets phase {phase} {i['cost_type']} at its current "
+                            f"budget, and {staged}.")})
+        if i.get("vista_pending"):
+            out.append({"entity": "change_request", "key": f"{i['job']}/{phase}/{i['cost_type']}",
+                        "field": f"{PENDING_ERP}.pending", "systems": [PENDING_ERP],
+                        "family": "A_reestimate_vista_budget",
+                        "why": (f"Vista holds a Pending internal change order on job {i['job']}, phase {phase} "
+                                f"{i['cost_type']}, for {i['vista_pending']} (part of the move SmarteBuild's "
+                                f"re-estimate makes there); no other system has it.")})
+    return out

@@ -41,7 +41,7 @@ def test_top_level_keys_and_meta(book):
     assert set(book) == {"meta", "jobs", "cost_types", "cost_codes", "erp_cost_code_map", "vendors",
                          "commitments", "requisitions", "eapps", "boq", "funding", "budget_lines", "job_cost",
                          "ap_bills", "gl_accounts",
-                         "change_orders", "prime_contracts", "documents", "mail", "divergences",
+                         "change_orders", "erp_pending_changes", "prime_contracts", "documents", "mail", "divergences",
                          "wage_determinations", "workers", "timecards", "field_time_exceptions", "workbooks",
                          "estimates", "hh2_sync"}
     assert book["meta"] == {"company_id": "companyA", "company_name": "Company A Builders, Inc.",
@@ -380,6 +380,13 @@ def test_divergence_entries_point_at_real_records(book):
             line = next(i for i in book["boq"]["reestimates"] if (i["job"], i["cost_code"], i["cost_type"]) == (job, code, ctype))
             assert d["systems"] == ["smartbuild", "vista_erp"] and d["family"] == "A_reestimate_vista_budget"
             assert d["field"] == f"smartbuild.{line['case']}"
+            assert ("vista_pending" in line) == (line["case"] == "already_pending")
+        elif d["entity"] == "change_request":  # a pending change order Vista alone holds, for part of a re-estimated move
+            job, phase, ctype = d["key"].split("/")
+            (held,) = [c for c in book["erp_pending_changes"] if (c["job"], c["cost_type"]) == (job, ctype)
+                       and codes[c["cost_code"]].get("vista_phase") == phase]
+            assert d["systems"] == [held["erp"]] == ["vista_erp"] and d["field"] == "vista_erp.pending"
+            assert d["family"] == "A_reestimate_vista_budget" and held["cost_effect"] in d["why"]
         elif d["entity"] == "project":  # a PM platform's opportunities before award, or its own stages
             assert d["key"] in apps and d["field"] in ("prospects", "stage") and d["systems"] == [d["key"]]
         else:

@@ -76,8 +76,16 @@ def vista_request(env) -> dict:
 
 
 def test_vista_holds_no_pending_change_the_book_has_not_entered(env, episode):
+    """The book's pending change orders are not in Vista (entering one is A_change_order's work);
+    the only Pending ones are those the book has Vista already holding (erp_pending_changes)."""
+    from seeds.book import load_book
+
     rows = env.call(f"{VISTA}.pm.pending_change_orders.list", {"per_page": 100})["items"]
-    assert rows and {r["status"] for r in rows} <= {"Approved", "Void"}
+    assert rows and {r["status"] for r in rows} <= {"Approved", "Void", "Pending"}
+    held = [p for p in load_book()["erp_pending_changes"] if p["erp"] == VISTA]
+    pending = [r for r in rows if r["status"] == "Pending"]
+    assert held and sorted((r["project_id"], r["change_type"], f"{D(r['cost_effect']):.2f}") for r in pending) == \
+        sorted((p["job"], p["change_type"], p["cost_effect"]) for p in held)
 
 
 def test_approving_moves_the_budget_and_the_contract(env, episode):

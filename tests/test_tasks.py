@@ -47,7 +47,7 @@ def test_the_suite_is_the_papers_instances():
         + [f"cf_C_use_tax_accrual_{j}" for j in ("4418", "5174", "5497")]
         + ["cf_A_job_setup_from_estimate_6031"]
         + ["cf_G_cash_tieout_plaid_operating"]
-        + [f"cf_A_reestimate_vista_budget_{j}" for j in ("2728", "6495")]
+        + [f"cf_A_reestimate_vista_budget_{j}" for j in ("2728", "5222", "6495")]
         + [f"cf_C_ressio_bill_vista_{j}" for j in ("1632", "2041")])
 
 

@@ -29,7 +29,7 @@ def seed(session, book, streams, clock, spec, keys) -> None:
         _estimates(session, book, keys, jobs)
     if offers(spec, "list_change_requests", "create_change_request"):
         _change_requests(session, book, streams("change_requests"), keys,
-                         spec.manifest.get("erp", {}).get("change_requests_seeded", "all"))
+                         spec.manifest.get("erp", {}).get("change_requests_seeded", "all"), spec.name)
 
 
 def _entities(session, book, spec, jobs) -> None:
@@ -99,7 +99,7 @@ def _estimates(session, book, keys, jobs) -> None:
                             for i, (b, a) in enumerate(kept, start=1))
 
 
-def _change_requests(session, book, rng, keys, seeded: str = "all") -> None:
+def _change_requests(session, book, rng, keys, seeded: str = "all", app: str = "") -> None:
     budget = defaultdict(list)
     for b in session.scalars(select(BudgetLine).order_by(BudgetLine.line_key)):
         if b.original_budget > 0:
@@ -127,3 +127,13 @@ def _change_requests(session, book, rng, keys, seeded: str = "all") -> None:
                                   cost_type=line.cost_type, cost_effect=cost, price_effect=price,
                                   status=CHANGE_STATUS.get(co.get("status"), "Pending"),
                                   entered_at=f"{when}T00:00:00Z"))
+    # the change orders the book has this product already holding Pending (seeds/reestimate.py),
+    # numbered after the book's change orders
+    mine = [p for p in book.get("erp_pending_changes", []) if p.get("erp") == app and p["job"] in keys.jobs]
+    for n, p in enumerate(mine, start=len(orders) + 1):
+        when = p["request_date"]
+        session.add(ChangeRequest(change_request_id=f"CR-{n:05d}", job=keys.jobs[p["job"]],
+                                  change_type=p["change_type"], description=p["description"], request_date=when,
+                                  cost_code=keys.codes.get(p["cost_code"], p["cost_code"]), cost_type=p["cost_type"],
+                                  cost_effect=Decimal(p["cost_effect"]), price_effect=Decimal(p["price_effect"]),
+                                  status="Pending", entered_at=f"{when}T00:00:00Z"))
