@@ -8,6 +8,18 @@ from pathlib import Path
 
 import click
 
+TASKS_HELP = ("Which tasks: globs over instance ids or families ('cf_H_*'), tags ('tag:pm', 'tag:pm:ressio', "
+              "'tag:cross-system') or apps ('app:ressio'); a comma-separated list is their union.")
+
+
+def _selector_error(err: LookupError):
+    """click's error for a --tasks selector: an unknown tag or app is a bad parameter."""
+    from tasks.registry import UnknownSelector
+
+    if isinstance(err, UnknownSelector):
+        return click.BadParameter(str(err.args[0]), param_hint="'--tasks'")
+    return click.UsageError(str(err.args[0] if err.args else err))
+
 
 @click.group()
 def main():
@@ -25,7 +37,7 @@ def main():
 @click.option("--admin-token", envvar="CFAB_ADMIN_TOKEN", default=None,
               help="The servers' admin token (default $CFAB_ADMIN_TOKEN); never written to results.")
 @click.option("--k", "k", type=click.IntRange(1, 100), default=1, show_default=True, help="Runs per task.")
-@click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families, e.g. 'cf_H_*'.")
+@click.option("--tasks", "pattern", default=None, help=TASKS_HELP)
 @click.option("--dataset", default=None, type=click.Path(exists=True, dir_okay=False),
               help="Run exactly the records of this dataset file (cfab dataset build).")
 @click.option("--split", type=click.Choice(["dev", "test", "private"]), default=None,
@@ -128,6 +140,9 @@ def run(policy, transport, k, pattern, dataset, split, out, quiet, model, base_u
             meta = {"split": split} if split else None
         else:
             chosen = select(pattern) if not isinstance(pattern, list) else _select_ids(pattern)
+    except LookupError as err:
+        raise _selector_error(err)
+    try:
         agent = make_policy(policy, **options)
     except (LookupError, KeyError) as err:
         raise click.UsageError(str(err.args[0] if err.args else err))
@@ -185,7 +200,7 @@ def _private_transport(transport: str, remote: str | None, servers: tuple, datas
 def _private_sweep(remote, token, pattern, policy, model, transport, salt_file):
     """The private server's store and the tasks to run: its instances (those --tasks names, or
     those a resumed journal lists); the oracle policy needs the salt to know its steps."""
-    import fnmatch
+    from tasks.registry import filter_tasks
 
     from .private_client import PrivateStore
     from .remote import RemoteError
@@ -197,9 +212,10 @@ def _private_sweep(remote, token, pattern, policy, model, transport, salt_file):
     except RemoteError as err:
         raise click.UsageError(str(err))
     if isinstance(pattern, str):
-        chosen = [t for t in chosen if fnmatch.fnmatch(t.instance_id, pattern) or fnmatch.fnmatch(t.family, pattern)]
-        if not chosen:
-            raise click.UsageError(f"no private instance matches {pattern!r}")
+        try:
+            chosen = filter_tasks(chosen, pattern)
+        except LookupError as err:
+            raise _selector_error(err)
     if policy in ("oracle", "eager", "gold"):
         from tasks.private import SaltError, world_from_file
 
@@ -575,14 +591,16 @@ def list_apps(as_json, as_markdown):
 def list_tasks(ctx, as_json, as_spec):
     """List the executable suite (`cfab tasks validate` runs its admission gate)."""
     from tasks.registry import all_tasks
+    from tasks.tags import platform_of, tags_of
 
     if ctx.invoked_subcommand is not None:
         return
     for task in all_tasks():
+        block = {"platform": platform_of(task.apps), "tags": tags_of(task.apps)}
         if as_spec:
-            click.echo(json.dumps(task.spec(), sort_keys=True))
+            click.echo(json.dumps({**task.spec(), **block}, sort_keys=True))
         elif as_json:
-            click.echo(json.dumps(task.public(), sort_keys=True))
+            click.echo(json.dumps({**task.public(), **block}, sort_keys=True))
         else:
             click.echo(f"{task.instance_id:34} {task.domain:20} D{task.difficulty} "
                        f"{'G' if task.money_movement_guard else ' '} {','.join(task.apps)}")
@@ -591,7 +609,7 @@ def list_tasks(ctx, as_json, as_spec):
 @list_tasks.command(name="validate")
 @click.option("--transport", type=click.Choice(["tools", "browser", "http"]), default="tools", show_default=True,
               help="http: the tool API of --server processes, or of a `cfab serve` this command starts.")
-@click.option("--tasks", "pattern", default=None, help="Glob over instance ids or families.")
+@click.option("--tasks", "pattern", default=None, help=TASKS_HELP)
 @click.option("--one-per-family", is_flag=True, help="Only the first instance of each family.")
 @click.option("--server", "servers", multiple=True, metavar="URL",
               help="--transport http: a running `cfab serve` (repeatable); default: one started for the gate.")
@@ -608,7 +626,10 @@ def validate_tasks(transport, pattern, one_per_family, servers, admin_token):
 
     if servers and transport != "http":
         raise click.UsageError("--server goes with --transport http")
-    chosen = select(pattern)
+    try:
+        chosen = select(pattern)
+    except LookupError as err:
+        raise _selector_error(err)
     if one_per_family:
         chosen = representatives(chosen)
     with ExitStack() as stack:

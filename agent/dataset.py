@@ -28,7 +28,6 @@ agent/private.py from the same record() (`cfab dataset build-private --salt-file
 """
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import os
@@ -409,7 +408,8 @@ def resolve(recs) -> list:
 
 
 def select_tasks(dataset: str | None = None, split: str | None = None, pattern: str | None = None) -> list:
-    """What `cfab run --dataset FILE --split dev|test --tasks GLOB` runs."""
+    """What `cfab run --dataset FILE --split dev|test --tasks SELECTOR` runs (the selector as
+    tasks.registry.filter_tasks reads it: globs, tag:NAME, app:NAME, comma-separated)."""
     from tasks.registry import all_tasks
 
     if split is not None and split not in PARTITIONS:
@@ -423,11 +423,19 @@ def select_tasks(dataset: str | None = None, split: str | None = None, pattern: 
         tasks = list(all_tasks())
         assigned = partitions([t for t in tasks if publishable(t)])
         chosen = [t for t in tasks if split is None or assigned.get(t.instance_id) == split]
-    if pattern:
-        chosen = [t for t in chosen if fnmatch.fnmatch(t.instance_id, pattern) or fnmatch.fnmatch(t.family, pattern)]
+    missing = pattern
+    if pattern and chosen:
+        from tasks.registry import UnknownSelector, filter_tasks
+
+        try:
+            chosen = filter_tasks(chosen, pattern)
+        except UnknownSelector:
+            raise
+        except LookupError as err:  # a term that selects nothing here
+            chosen, missing = [], err.args[1] if len(err.args) > 1 else pattern
     if not chosen:
         what = " ".join(x for x in (f"in {dataset}" if dataset else "", f"in the {split} split" if split else "",
-                                    f"matching {pattern!r}" if pattern else "") if x)
+                                    f"matching {missing!r}" if missing else "") if x)
         raise DatasetError(f"no instance {what}")
     return chosen
 

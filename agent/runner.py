@@ -13,6 +13,7 @@ from grader.metrics import summarize
 from portals.core.environment import Environment
 from portals.core.episode import EpisodeStore
 from tasks.lifecycle import run_episode
+from tasks.tags import platform_of, tags_of
 
 from .accounting import Budget, InfraError, Meter
 from .browser import Portal, PortalServer, chromium
@@ -267,7 +268,8 @@ def run_suite(tasks, policy, transport: str, k: int, out: str | None = None,
     records = [{"instance_id": task.instance_id, "domain": task.domain, "family": task.family,
                 "difficulty": task.difficulty, "instruction": task.instruction,
                 "defect_variant": task.defect_variant,
-                "apps": list(task.apps), "money_movement_guard": task.money_movement_guard,
+                "apps": list(task.apps), "platform": platform_of(task.apps), "tags": tags_of(task.apps),
+                "money_movement_guard": task.money_movement_guard,
                 "runs": [r for r in slots[task.instance_id] if r is not None]} for task in tasks]
     results = {"policy": policy.name, "transport": transport, "k": k, "n_tasks": len(tasks),
                "model": getattr(policy, "model", None), "workers": workers,

@@ -31,15 +31,53 @@ def all_tasks() -> tuple[Task, ...]:
     return tuple(sorted(tasks, key=lambda t: t.instance_id))
 
 
-def select(pattern: str | None = None) -> list[Task]:
-    """Tasks whose instance id or family matches a glob (e.g. 'cf_H_*' or 'C_invoice_code')."""
-    tasks = list(all_tasks())
+class UnknownSelector(LookupError):
+    """A `tag:` or `app:` term naming no known tag or app (the message lists the known ones)."""
+
+
+def _term_matcher(term: str):
+    """A predicate for one selector term: `tag:NAME`, `app:NAME`, or a glob over ids and families."""
+    from .tags import known_tags, tags_of
+
+    if term.startswith("tag:"):
+        tag = term[4:]
+        if tag not in known_tags():
+            raise UnknownSelector(f"unknown tag {tag!r}; known tags: {', '.join(known_tags())}")
+        return lambda t: tag in tags_of(t.apps)
+    if term.startswith("app:"):
+        from portals.core.registry import load_apps
+
+        app = term[4:]
+        if app not in load_apps():
+            raise UnknownSelector(f"unknown app {app!r}; known apps: {', '.join(load_apps())}")
+        return lambda t: app in t.apps
+    return lambda t: fnmatch.fnmatch(t.instance_id, term) or fnmatch.fnmatch(t.family, term)
+
+
+def filter_tasks(tasks, pattern: str | None) -> list:
+    """The tasks a `--tasks` selector names, in their given order: a comma-separated union of
+    globs over instance ids or families ('cf_H_*', 'C_invoice_code'), tags ('tag:pm',
+    'tag:pm:ressio', 'tag:cross-system'; tasks/tags.py) and apps ('app:ressio'). A term that
+    selects nothing is an error, as is an unknown tag or app (UnknownSelector)."""
+    tasks = list(tasks)
     if not pattern:
         return tasks
-    chosen = [t for t in tasks if fnmatch.fnmatch(t.instance_id, pattern) or fnmatch.fnmatch(t.family, pattern)]
-    if not chosen:
-        raise LookupError(f"no task matches {pattern!r}")
-    return chosen
+    terms = [term.strip() for term in pattern.split(",")]
+    if not all(terms):
+        raise UnknownSelector(f"empty term in --tasks {pattern!r}")
+    chosen: set[int] = set()
+    for term in terms:
+        match = _term_matcher(term)
+        hits = {n for n, t in enumerate(tasks) if match(t)}
+        if not hits:
+            raise LookupError(f"no task matches {term!r}", term)
+        chosen |= hits
+    return [t for n, t in enumerate(tasks) if n in chosen]
+
+
+def select(pattern: str | None = None) -> list[Task]:
+    """The suite's tasks a `--tasks` selector names (filter_tasks), e.g. 'cf_H_*' or 'tag:pm'."""
+    return filter_tasks(all_tasks(), pattern)
 
 
 def get(instance_id: str) -> Task:
