@@ -18,6 +18,47 @@ def _cost(results: dict) -> str:
     return f"cost ${results['cost_usd']:.4f}"
 
 
+def _rates(r) -> str:
+    if r is None or r.pass1 is None:
+        return "  n/a"
+    return f"{r.pass1:5.2f} {_ci(r.pass1_ci):14} {r.passk:5.2f} {_ci(r.passk_ci):14}"
+
+
+def pm_block_lines(results: dict) -> list[str]:
+    """The PM block apart, as the paper's PM table: overall pass^1 / pass^k, per-platform pass^1
+    and the cross-system block's pass^1 / pass^k, with 95% Wilson intervals over tasks; no
+    lines when the results have no PM-platform task."""
+    from pathlib import Path
+
+    from tasks.tags import platform_label
+
+    from .reporting.load import Entry
+    from .reporting.stats import EntryStats
+
+    block = EntryStats(Entry(Path(""), results)).pm_block()
+    if block is None:
+        return []
+    k = results["k"]
+    lines = [f"PM block: {block.tasks} tasks (n = scored tasks; per platform pass^1)",
+             f"{'':32} {'pass^1 [95% CI]':20} {'pass^' + str(k) + ' [95% CI]':20}",
+             f"{'  overall (n=' + str(block.overall.n) + ')':32} {_rates(block.overall)}"]
+    for platform, r in block.platforms.items():
+        n = 0 if r is None else r.n
+        rate = "  n/a" if r is None or r.pass1 is None else f"{r.pass1:5.2f}"
+        lines.append(f"{'  ' + platform_label(platform) + ' (n=' + str(n) + ')':32} {rate}")
+    lines.append(f"{'  cross-system (n=' + str(block.cross.n) + ')':32} {_rates(block.cross)}")
+    lines = [line.rstrip() for line in lines]
+    return lines
+
+
+def print_pm_block(results: dict) -> None:
+    lines = pm_block_lines(results)
+    if lines:
+        click.echo("-" * 76)
+        for line in lines:
+            click.echo(line)
+
+
 def print_table(results: dict) -> None:
     k = results["k"]
     metered = any(run.get("tokens_in") for task in results["tasks"] for run in task["runs"])
@@ -43,6 +84,7 @@ def print_table(results: dict) -> None:
         click.echo(f"{'  ' + domain:59} {row['pass1']:7.2f} {row['passk']:7.2f}")
     click.echo(f"{'overall':59} {_rate(results['pass1'])} {_rate(results['passk'])}")
     click.echo(f"95% Wilson CI: pass^1 {_ci(results['pass1_ci'])}  pass^{k} {_ci(results['passk_ci'])}")
+    print_pm_block(results)
     if "tokens_in" in results and (metered or results.get("n_infra_errors")):
         n = max(1, results.get("n_runs", 1))
         click.echo(f"tokens in/out {results['tokens_in']}/{results['tokens_out']} "

@@ -1,7 +1,9 @@
 """Results files in, one `Entry` per file out: a unique label, a path-safe slug, provenance.
 
 A results file is what `agent.runner.run_suite` writes. Older files may lack provenance, the
-defect variant or the diff; whatever is missing is reported as unknown, never filled in.
+defect variant or the diff; whatever is missing is reported as unknown, never filled in. The one
+exception is what the task's apps determine, its PM platform and tags (tasks/tags.py): a file
+written before runs recorded them has them derived by `task_block`.
 """
 from __future__ import annotations
 
@@ -84,6 +86,24 @@ def read_results(path: str | Path) -> Entry:
         if "instance_id" not in task or not isinstance(task.get("runs"), list):
             raise ResultsError(f"{path}: a task record has no instance_id or runs")
     return Entry(path, data)
+
+
+def task_block(record: dict) -> tuple[str | None, list[str]]:
+    """A task record's PM platform and tags: the file's own; else derived from the record's apps;
+    else (a record without apps) from the apps of the suite's task of that id."""
+    from tasks.tags import platform_of, tags_of
+
+    if isinstance(record.get("tags"), list):
+        return record.get("platform"), list(record["tags"])
+    apps = record.get("apps")
+    if not isinstance(apps, list):
+        from tasks.registry import get
+
+        try:
+            apps = list(get(record["instance_id"]).apps)
+        except LookupError:  # not a task of this suite (another version, or a private instance)
+            apps = []
+    return platform_of(apps), tags_of(apps)
 
 
 def load_entries(paths) -> list[Entry]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .compare import WITHIN_NOISE, against_leader, compare, leader, overlap, pairs
 from .load import slugify
-from .stats import DIFFICULTY, EntryStats, Rates, domain_key, pm_platform
+from .stats import DIFFICULTY, EntryStats, Rates, domain_key
 from .table import Column, Table
 
 CI_NOTE = ("Brackets are 95% Wilson intervals with the task as the unit (n = scored tasks); "
@@ -145,26 +145,36 @@ def task_table(stats: list[EntryStats]) -> Table:
 
 
 def pm_table(stats: list[EntryStats]) -> Table | None:
-    """The PM-extension block apart, the way the paper reports it; None when absent."""
-    shown = models(stats)
-    platforms = sorted({pm_platform(t) for s in shown for t in s.records.values()} - {None})
-    if not platforms:
+    """The PM extension apart, the way the paper's PM table reports it: per policy or model, the
+    block's pass^1 / pass^k, each platform's pass^1 and the cross-system block's pass^1 / pass^k
+    (tasks/tags.py says which tasks those are); None when no file has a PM-platform task."""
+    from tasks.tags import platform_label, pm_platforms
+
+    blocks = [(s, s.pm_block()) for s in stats]
+    blocks = [(s, b) for s, b in blocks if b is not None]
+    if not blocks:
         return None
+    shown = [s for s, _ in blocks]
     pk = k_label(shown)
-    columns = [Column("Model"), Column("#", "int"), Column("pass^1", "ci", "Overall", show_ci=False),
-               Column(pk, "ci", "Overall", show_ci=False)]
-    columns += [Column(p, "ci", "Per-platform pass^1", show_ci=False) for p in platforms]
-    columns += [Column("pass^1", "ci", "Cross-system", show_ci=False),
-                Column(pk, "ci", "Cross-system", show_ci=False)]
-    table = Table("pm", "PM extension", "The PM-platform tasks apart: overall, per platform and "
-                  "the multi-app (cross-system) block.", columns)
-    for s in shown:
-        block = s.by(lambda t: pm_platform(t) is not None).get(True)
-        platform = s.by(pm_platform)
-        cross = s.by(lambda t: pm_platform(t) is not None and len(t.get("apps", [])) > 1).get(True)
-        table.rows.append([s.entry.label, 0 if block is None else block.n, ci(block, "pass1"),
-                           ci(block, "passk")] + [ci(platform.get(p), "pass1") for p in platforms]
-                          + [ci(cross, "pass1"), ci(cross, "passk")])
+    present = {p for _, b in blocks for p in b.platforms}
+    platforms = [p for p in pm_platforms() if p in present] + sorted(present - set(pm_platforms()))
+    columns = [Column("Model"), Column("#", "int"), Column("pass^1", "ci", "Overall"), Column(pk, "ci", "Overall")]
+    columns += [Column(platform_label(p), "ci", "Per-platform pass^1", show_ci=False) for p in platforms]
+    columns += [Column("#", "int", "Cross-system", csv_only=True), Column("pass^1", "ci", "Cross-system"),
+                Column(pk, "ci", "Cross-system")]
+    names = ", ".join(map(platform_label, platforms))
+    table = Table("pm", "PM extension", f"The PM-platform tasks apart (those on {names}; the "
+                  "reference PM product's own tasks are not in the block): overall pass^1 / "
+                  f"{pk}, per-platform pass^1 and the cross-system block (PM tasks that also use "
+                  f"another archetype's app) pass^1 / {pk}. {CI_NOTE}", columns)
+    ordered = [(s, b) for s, b in blocks if not s.entry.is_baseline] + \
+        [(s, b) for s, b in blocks if s.entry.is_baseline]
+    for n, (s, block) in enumerate(ordered):
+        if n and s.entry.is_baseline and not ordered[n - 1][0].entry.is_baseline:
+            table.breaks.add(n)
+        table.rows.append([s.entry.label, block.overall.n, ci(block.overall, "pass1"), ci(block.overall, "passk")]
+                          + [ci(block.platforms.get(p), "pass1") for p in platforms]
+                          + [block.cross.n, ci(block.cross, "pass1"), ci(block.cross, "passk")])
     return table
 
 

@@ -12,14 +12,12 @@ from typing import Callable
 
 from grader.metrics import pass_hat_k, wilson
 
-from .load import Entry
+from .load import Entry, task_block
 
 # The paper's order of domains; anything else follows alphabetically.
 DOMAIN_ORDER = ("Project Accounting", "Billing", "AP & Procurement", "Payroll & HR", "GL & Close",
                 "Cash & Treasury", "Reporting & Compliance", "Cross-system")
 DIFFICULTY = {1: "<5 min", 2: "<30 min", 3: "<2 hr", 4: ">2 hr"}
-# The paper's PM extension platforms (the Procore reference app is not part of that block).
-PM_PLATFORMS = ("redteam", "ingenious", "ressio", "smartebuild")
 NO_VARIANT, NOT_RECORDED = "(none)", "(not recorded)"
 
 
@@ -52,10 +50,34 @@ def graded(run: dict) -> bool:
 
 
 def pm_platform(record: dict) -> str | None:
-    """The PM-extension platform a task works on, if any."""
-    if record.get("platform"):
-        return record["platform"]
-    return next((app for app in record.get("apps", []) if app.startswith(PM_PLATFORMS)), None)
+    """The PM-extension platform a task works on, if any (tasks/tags.py: Procore, the PM
+    reference product, is not part of that block)."""
+    return task_block(record)[0]
+
+
+def in_pm_block(record: dict) -> bool:
+    from tasks.tags import PM_TAG
+
+    return PM_TAG in task_block(record)[1]
+
+
+def pm_cross_system(record: dict) -> bool:
+    """A PM-block task that also uses an app of another archetype (the paper's multi-app block)."""
+    from tasks.tags import CROSS_SYSTEM_TAG, PM_TAG
+
+    tags = task_block(record)[1]
+    return PM_TAG in tags and CROSS_SYSTEM_TAG in tags
+
+
+@dataclass(frozen=True)
+class PMBlock:
+    """The paper's PM table for one results file: the block, each platform's tasks, and the
+    cross-system tasks (n counts scored tasks; `tasks` counts every task of the block)."""
+
+    tasks: int
+    overall: Rates
+    platforms: dict  # platform registry name -> Rates (None: no scored task), in inventory order
+    cross: Rates
 
 
 class EntryStats:
@@ -79,6 +101,20 @@ class EntryStats:
         for iid, outcomes in self.scored.items():
             groups.setdefault(key(self.records[iid]), {})[iid] = outcomes
         return {value: rates(subset, self.k) for value, subset in groups.items()}
+
+    def pm_block(self) -> PMBlock | None:
+        """The PM block's rates, or None when the file has no PM-platform task."""
+        from tasks.tags import pm_platforms
+
+        members = [r for r in self.records.values() if in_pm_block(r)]
+        if not members:
+            return None
+        present = {pm_platform(r) for r in members}
+        order = [p for p in pm_platforms() if p in present] + sorted(present - set(pm_platforms()) - {None})
+        per = self.by(pm_platform)
+        return PMBlock(tasks=len(members), overall=self.by(in_pm_block).get(True, Rates(0, self.k)),
+                       platforms={p: per.get(p) for p in order},
+                       cross=self.by(pm_cross_system).get(True, Rates(0, self.k)))
 
     def task(self, iid: str) -> Rates | None:
         """One task's pass^1 / pass^k, or None when it has fewer than k graded runs."""
