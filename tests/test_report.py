@@ -283,7 +283,7 @@ def test_pm_block_reported_apart_when_present(tmp_path):
     assert "pm" in summary["tables"]
     row = rows(tmp_path / "out", "pm")[0]
     assert int(row["#"]) == 2 and float(row["Overall pass^1"]) == 0.5
-    assert float(row["Per-platform pass^1 redteam"]) == 1.0 and float(row["Per-platform pass^1 ressio"]) == 0.0
+    assert float(row["Per-platform pass^1 RedTeam Flex"]) == 1.0 and float(row["Per-platform pass^1 Ressio"]) == 0.0
     assert float(row["Cross-system pass^1"]) == 0.0
 
 
