@@ -56,6 +56,9 @@ PROBLEM_FIELDS = ("instance_id", "domain", "domain_code", "family", "taxonomy_pa
                   "systems", "user_role", "instruction", "policy_ref", "defect_variant",
                   "money_movement_guard", "parameters", "ground_truth", "rubric", "source_type",
                   "source_ref")
+# What a task's systems determine (tasks/tags.py): written in every record since they were added,
+# optional in the schema so a file built before still reads, and checked when present.
+DERIVED_FIELDS = ("platform", "tags")
 README_START = "<!-- dataset-summary:start (written by cfab dataset build --readme) -->"
 README_END = "<!-- dataset-summary:end -->"
 
@@ -183,6 +186,8 @@ def collected_at() -> str:
 def record(task, partition: str, split: str = SPLIT, meta: dict | None = None) -> dict:
     """One dataset line, from the task's spec (JSON-normalized, hash included); `split` and
     `meta` (more contamination_meta) are the private split's (agent/private.py)."""
+    from tasks.tags import platform_of, tags_of
+
     spec = task.spec()
     evaluator = spec["ground_truth"]
     if bool(evaluator.get("money_movement_guard")) != bool(spec["money_movement_guard"]):
@@ -190,7 +195,8 @@ def record(task, partition: str, split: str = SPLIT, meta: dict | None = None) -
     rec = {
         "instance_id": spec["instance_id"], "domain": spec["domain"], "domain_code": spec["domain_code"],
         "family": spec["family"], "taxonomy_path": task.taxonomy_path, "difficulty": spec["difficulty"],
-        "systems": list(spec["apps"]), "user_role": spec["user_role"], "instruction": spec["instruction"],
+        "systems": list(spec["apps"]), "platform": platform_of(task.apps), "tags": tags_of(task.apps),
+        "user_role": spec["user_role"], "instruction": spec["instruction"],
         "policy_ref": spec["policy_ref"], "defect_variant": spec["defect_variant"],
         "money_movement_guard": spec["money_movement_guard"], "parameters": dict(task.parameters),
         "ground_truth": plain_ground_truth(evaluator), "rubric": rubric(evaluator),
@@ -400,6 +406,7 @@ def resolve(recs) -> list:
             raise DatasetError(f"{name}: no such instance in this suite (the file comes from another "
                                "version of it)")
         differ = [f for f in PROBLEM_FIELDS if rec.get(f) != fresh[name].get(f)]
+        differ += [f for f in DERIVED_FIELDS if f in rec and rec[f] != fresh[name][f]]
         if differ:
             raise DatasetError(f"{name}: the record differs from the suite's instance of that id in "
                                f"{', '.join(differ)}: rebuild the file with `cfab dataset build`")

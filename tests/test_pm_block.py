@@ -243,3 +243,30 @@ def test_the_run_printout_has_the_pm_block():
     outside = _pm_results()
     outside["tasks"] = outside["tasks"][-1:]
     assert pm_block_lines(outside) == []
+
+
+# ---------------------------------------------------------------- the dataset record
+
+def test_dataset_records_carry_platform_and_tags_checked_when_present():
+    import jsonschema
+
+    from agent import dataset as ds
+
+    schema = json.loads(ds.SCHEMA_PATH.read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    pm = select("tag:pm:redteam")
+    tasks = [pm[0], next(t for t in all_tasks() if not platform_of(t.apps))]
+    recs = [ds.record(t, "test") for t in tasks]
+    for task, rec in zip(tasks, recs):
+        assert not list(validator.iter_errors(rec)), rec["instance_id"]
+        assert (rec["platform"], rec["tags"]) == (platform_of(task.apps), tags_of(task.apps))
+    assert recs[0]["platform"] == "redteam" and recs[1]["tags"] == []
+    # a record built before the fields existed still validates and resolves to the suite's task
+    old = {k: v for k, v in recs[0].items() if k not in ("platform", "tags")}
+    old["contamination_meta"] = {**old["contamination_meta"], "hash_of_problem": ds.problem_hash(old)}
+    assert not list(validator.iter_errors(old))
+    assert [t.instance_id for t in ds.resolve([old])] == [tasks[0].instance_id]
+    # a record whose tags disagree with its systems is not the suite's instance
+    wrong = {**recs[0], "tags": ["pm", "pm:ressio"]}
+    with pytest.raises(ds.DatasetError, match="differs from the suite's instance of that id in tags"):
+        ds.resolve([wrong])

@@ -155,10 +155,11 @@ def pm_table(stats: list[EntryStats]) -> Table | None:
     if not blocks:
         return None
     shown = [s for s, _ in blocks]
-    pk = k_label(shown)
+    pk, mixed = k_label(shown), len({s.k for s in shown}) > 1
     present = {p for _, b in blocks for p in b.platforms}
     platforms = [p for p in pm_platforms() if p in present] + sorted(present - set(pm_platforms()))
-    columns = [Column("Model"), Column("#", "int"), Column("pass^1", "ci", "Overall"), Column(pk, "ci", "Overall")]
+    columns = [Column("Model"), Column("#", "int")] + ([Column("k", "int")] if mixed else []) + [
+        Column("pass^1", "ci", "Overall"), Column(pk, "ci", "Overall")]
     columns += [Column(platform_label(p), "ci", "Per-platform pass^1", show_ci=False) for p in platforms]
     columns += [Column("#", "int", "Cross-system", csv_only=True), Column("pass^1", "ci", "Cross-system"),
                 Column(pk, "ci", "Cross-system")]
@@ -172,7 +173,8 @@ def pm_table(stats: list[EntryStats]) -> Table | None:
     for n, (s, block) in enumerate(ordered):
         if n and s.entry.is_baseline and not ordered[n - 1][0].entry.is_baseline:
             table.breaks.add(n)
-        table.rows.append([s.entry.label, block.overall.n, ci(block.overall, "pass1"), ci(block.overall, "passk")]
+        table.rows.append([s.entry.label, block.overall.n] + ([s.k] if mixed else [])
+                          + [ci(block.overall, "pass1"), ci(block.overall, "passk")]
                           + [ci(block.platforms.get(p), "pass1") for p in platforms]
                           + [block.cross.n, ci(block.cross, "pass1"), ci(block.cross, "passk")])
     return table
