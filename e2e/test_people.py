@@ -318,7 +318,8 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_A_job_setup_from_estimate_6031", "A_job_setup_from_estimate", "6031"),  # HeavyBid's estimate into Vista
          ("cf_G_cash_tieout_plaid_operating", "G_cash_tieout_plaid", "operating"),
          ("cf_A_reestimate_vista_budget_2728", "A_reestimate_vista_budget", "2728"),  # the crosswalk's rolled-up phase
-         ("cf_C_ressio_bill_vista_1632", "C_ressio_bill_vista", "1632")]  # a bill on a draft PO held
+         ("cf_C_ressio_bill_vista_1632", "C_ressio_bill_vista", "1632"),  # a bill on a draft PO held
+         ("cf_A_ressio_change_order_4012", "A_ressio_change_order", "4012")]  # one held: lines differ from signed
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),

@@ -48,6 +48,7 @@ def test_the_suite_is_the_papers_instances():
         + ["cf_A_job_setup_from_estimate_6031"]
         + ["cf_G_cash_tieout_plaid_operating"]
         + [f"cf_A_reestimate_vista_budget_{j}" for j in ("2728", "6495")]
+        + [f"cf_A_ressio_change_order_{j}" for j in ("4012", "7481")]
         + [f"cf_C_ressio_bill_vista_{j}" for j in ("1632", "2041")])
 
 
