@@ -324,6 +324,8 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
     different amount than its lines, one declined or awaiting the client; amounts drawn."""
     from seeds.ressio_change_orders import CASES
 
+    from ..private import money_answers, public_figures
+
     lines_of: dict = {}
     for b in book["budget_lines"]:
         lines_of.setdefault(b["job"], []).append((b["cost_code"], b["cost_type"]))
@@ -339,17 +341,21 @@ def private_salt(book: dict, rng, claimed: set) -> list[dict]:
         return money(Decimal(rng.randrange(150000, 3000000)) / 100)
 
     titles = rng.sample(TITLES, 4)
-    orders = []
-    for i, (code, ctype) in enumerate(picked, 1):
-        a = amount()
-        status = ("Accepted", "Accepted", "Accepted", rng.choice(("Declined", "Awaiting Client")))[i - 1]
-        signed = a if i != 3 else money(Decimal(a) + Decimal(rng.randrange(5000, 90000)) / 100)
-        orders.append((f"CO-{i:02d}", titles[i - 1], f"2026-06-{i + 4:02d}", status,
-                       None if status == "Awaiting Client" else f"2026-06-{i + 14:02d}",
-                       signed if status == "Accepted" else None, ((code, ctype, titles[i - 1], a),)))
+    statuses = ("Accepted", "Accepted", "Accepted", rng.choice(("Declined", "Awaiting Client")))
     estimate = rng.choice((("Locked", "2026-01-20", "Dana Whitfield"), ("Unlocked", "2026-06-03", "Tom Kessler")))
-    book.setdefault("ressio_change_order_cases", []).append({"job": job, "estimate": estimate,
-                                                             "orders": tuple(orders)})
+    cases = book.setdefault("ressio_change_order_cases", [])
+    while True:  # drawn again while an answer is a figure the public book holds
+        orders = []
+        for i, ((code, ctype), title, status) in enumerate(zip(picked, titles, statuses), 1):
+            a = amount()
+            signed = a if i != 3 else money(Decimal(a) + Decimal(rng.randrange(5000, 90000)) / 100)
+            orders.append((f"CO-{i:02d}", title, f"2026-06-{i + 4:02d}", status,
+                           None if status == "Awaiting Client" else f"2026-06-{i + 14:02d}",
+                           signed if status == "Accepted" else None, ((code, ctype, title, a),)))
+        cases.append({"job": job, "estimate": estimate, "orders": tuple(orders)})
+        if not money_answers(evaluator(case(book, job))) & public_figures():
+            break
+        cases.pop()
     claimed.update({("budget_lines", job), ("change_orders", job)})
     return [{"job": job}]
 
