@@ -275,7 +275,8 @@ def reply_corpus(c: A.Case) -> dict:
     ]
     if applied:
         n, a = applied[0]
-        bad[5] = base.replace(f"Applied {n} to the budget: {a}.", f"Applied {n} to the budget: {money(Decimal(a) + 1)}.")
+        bad[5] = base.replace(f"Applied {n} to the budget: {a}.",
+                              f"Applied {n} to the budget: {money(Decimal(a) + 1)}.")
     if held:
         n, r = held[0]
         bad[6] = base.replace(f"Held {n}: {r}.", "")
