@@ -259,8 +259,8 @@ def work_bank_change(page, kind: str) -> str:
 
 def work_uncommitted_costs(page, job: str) -> str:
     """From Ressio's jobs list: the job, its Budget tab, every page of the ladder read; the lines
-    with cost applied and nothing committed (a draft purchase order commits nothing) reported with
-    the total."""
+    with cost applied and nothing committed (a draft or voided purchase order commits nothing)
+    reported with the total."""
     click_and_wait(page, page.get_by_role("link", name="Jobs", exact=True).first)
     page.get_by_label("Search projects", exact=True).fill(job)  # the list refills as you type
     page.get_by_role("table", name="Projects").get_by_role("link", name=job, exact=True).wait_for()
@@ -308,6 +308,7 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_C_eapp_review_3937", "C_eapp_review", "3937"),  # one eApp to cap, one within beside a pending change
          ("cf_T_vendor_bank_change_corpay_lookalike", "T_vendor_bank_change", "lookalike"),  # reject and hold
          ("cf_A_uncommitted_costs_8693", "A_uncommitted_costs", "8693"),  # draft purchase orders commit nothing
+         ("cf_A_uncommitted_costs_1990", "A_uncommitted_costs", "1990"),  # a voided PO; a code committed as material
          ("cf_B_progress_claim_boq_7048", "B_progress_claim_boq", "7048"),
          ("cf_C_eapp_intacct_bill_2816", "C_eapp_intacct_bill", "2816"),  # RedTeam's review, then Intacct's bills
          ("cf_B_draw_funding_2736", "B_draw_funding", "2736"),
@@ -317,7 +318,8 @@ CASES = [(f"cf_H_procore_erp_sync_{job}", "H_procore_erp_sync", job) for job in 
          ("cf_A_job_setup_from_estimate_6031", "A_job_setup_from_estimate", "6031"),  # HeavyBid's estimate into Vista
          ("cf_G_cash_tieout_plaid_operating", "G_cash_tieout_plaid", "operating"),
          ("cf_A_reestimate_vista_budget_2728", "A_reestimate_vista_budget", "2728"),  # the crosswalk's rolled-up phase
-         ("cf_C_ressio_bill_vista_1632", "C_ressio_bill_vista", "1632")]  # a bill on a draft PO held
+         ("cf_C_ressio_bill_vista_1632", "C_ressio_bill_vista", "1632"),  # a bill on a draft PO held
+         ("cf_A_ressio_change_order_4012", "A_ressio_change_order", "4012")]  # one held: lines differ from signed
 WORK = {"H_procore_erp_sync": lambda page, job: work_procore_sync(page, job),
         "C_invoice_code": lambda page, job: work_invoice_code(page),
         "A_etc_forecast": lambda page, job: work_etc_forecast(page, job),

@@ -22,6 +22,7 @@ from .divergences import (avalara_entries, change_order_entries, coi_entries, co
 from .documents import build_coi_renewals, build_documents
 from .eapps import build_eapps, eapp_entries
 from .funding import build_funding, build_owner_forecasts, forecast_entries, funding_entries
+from .ressio_change_orders import client_change_order_entries
 from .ressio_sub_bills import held_entries
 from . import estimating
 from .erp_keys import assign_job_numbers
@@ -105,6 +106,7 @@ def generate_book(seed: int = 7) -> dict:
     eapps = build_eapps(section_rng(seed, "eapps"), commitments, requisitions, change_orders, vendor_map)
     divergences += eapp_entries(eapps)
     divergences += held_entries({"commitments": commitments, "requisitions": requisitions})
+    divergences += client_change_order_entries({})
     # the PMs' Excel forecasts, last with their own seed section so that nothing above moves
     workbooks = build_workbooks(section_rng(seed, "workbooks"), jobs, budget, job_cost, cost_codes)
     # SmarteBuild's bills of quantities, last with their own seed section so that nothing above moves

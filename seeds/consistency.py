@@ -406,7 +406,18 @@ def _pm_funding_presence(store, app: str) -> list[Mismatch]:
     for number in sorted(theirs ^ mine):
         out.append(Mismatch("application_package", number, f"{app}.presence",
                             f"missing in {'procore' if number in mine else app}"))
-    return out
+    return out + _pm_client_change_order_presence(store, app)
+
+
+def _pm_client_change_order_presence(store, app: str) -> list[Mismatch]:
+    """A residential product's change orders sent to the client (by job and number) that Procore
+    does not have, or the other way round."""
+    def orders(name: str) -> set:
+        job = {r["project_id"]: r["project_number"] for r in _rows(store, name, "projects")}
+        return {f"{job[r['project_id']]}/{r['number']}" for r in _rows(store, name, "client_change_orders")}
+    theirs, mine = orders("procore"), orders(app)
+    return [Mismatch("client_change_order", key, f"{app}.presence", f"missing in {'procore' if key in mine else app}")
+            for key in sorted(theirs ^ mine)]
 
 
 def identity_mismatches(store, book: dict | None = None) -> list[Mismatch]:

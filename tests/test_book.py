@@ -341,6 +341,12 @@ def test_divergence_entries_point_at_real_records(book):
             assert d["systems"] == ["ressio"] and d["field"] == "ressio.presence" and d["entity"] == "requisition"
             assert by(held(book), "invoice_number")[d["key"]]["status"] == "approved" and d["key"] in d["why"]
             assert d["key"] not in {r["invoice_number"] for r in book["requisitions"]}
+        elif d["family"] == "A_ressio_change_order":  # a client change order Ressio alone holds
+            from seeds.ressio_change_orders import orders
+            assert d["systems"] == ["ressio"] and d["field"] == "ressio.presence"
+            assert d["entity"] == "client_change_order"
+            assert d["key"] in {f"{o['job']}/{o['number']}" for o in orders(book)}
+            assert d["key"].split("/")[1] in d["why"]
         elif d["family"] == "B_draw_funding":  # a draw package or invoice INGENIOUS.BUILD alone holds
             assert d["systems"] == ["ingenious_build"] and d["field"] == "ingenious_build.presence"
             if d["entity"] == "application_package":

@@ -190,6 +190,8 @@ def _pm_accepted(env, app: str, tool: str) -> dict:
     names = APPS[app].service_tool_names
     if APPS[app].tool_map[tool] == "submit_application_package":
         return {"number": _first(env, f"{app}.{names['list_application_packages']}", {"status": "Draft"})["number"]}
+    if APPS[app].tool_map[tool] == "send_client_change_order":  # one still awaiting the client
+        return {"project_number": "4012", "number": "CO-03"}
     if APPS[app].tool_map[tool] == "submit_customer_invoice":
         drafted = env.call(f"{app}.{names['create_customer_invoice']}",
                            {"project_number": "1042", "period_end": "2026-06-30", "lines": ["1|1000.00"]})
@@ -320,6 +322,7 @@ MISSING_RECORD = {  # the record named does not exist: the product refuses
     "cpr.certify_and_submit": {"project_id": 999999999, "week_ending": "2026-06-27", "signer_name": "Renee Albright"},
     "customer_invoice.submit": {"number": MISSING},
     "invoice.send": {"number": MISSING},
+    "client_change_order.send_for_approval": {"project_number": "4012", "number": MISSING},
     "client_pay_app.sign_and_submit": {"number": MISSING},
     "application_package.submit_to_client": {"number": MISSING},
     "bid_package.send_rfq": {"number": MISSING},
@@ -506,7 +509,8 @@ def buttons(env, app: str, store) -> list[tuple[str, str, dict]]:
         return [("submit package", f"{base}/projects/{job}/packages/{number}/submit", {})]
     if app == "ressio":
         invoice = accepted_args(env, app, "invoice.send", store)["number"]
-        return [("send invoice", f"{base}/projects/1042/customer-invoices/{invoice}/send", {})]
+        return [("send invoice", f"{base}/projects/1042/customer-invoices/{invoice}/send", {}),
+                ("send change order", f"{base}/projects/4012/change-orders/CO-03/send", {})]
     if app == "smartbuild":
         claim = accepted_args(env, app, "client_pay_app.sign_and_submit", store)["number"]
         return [("sign and submit claim", f"{base}/projects/1042/customer-invoices/{claim}/send", {})]
@@ -647,7 +651,8 @@ def refused_buttons(app: str) -> list[tuple[str, str, dict]]:
                     ("rfq, already awarded", f"{base}/bid-packages/{{awarded}}/send-rfq", {})],
         "ingenious_build": [("submit, no such package", f"{base}/projects/1042/packages/{MISSING}/submit", {})],
         "ressio": [("send, no such invoice", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),
-                   ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {})],
+                   ("send, already paid", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {}),
+                   ("send, no such change order", f"{base}/projects/4012/change-orders/{MISSING}/send", {})],
         "smartbuild": [("submit, no such claim", f"{base}/projects/1042/customer-invoices/{MISSING}/send", {}),
                        ("submit, already authorized", f"{base}/projects/{{job}}/customer-invoices/{{paid}}/send", {})],
     }.get(app) or (_refused_payroll_buttons(app) if APPS[app].kind == "payroll" else None) or (

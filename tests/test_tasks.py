@@ -38,7 +38,7 @@ def test_the_suite_is_the_papers_instances():
         + [f"cf_R_1099nec_2025_{g}" for g in "abcdefg"]
         + [f"cf_C_eapp_review_{j}" for j in ("2816", "3937", "6495")]
         + [f"cf_C_eapp_intacct_bill_{j}" for j in ("2816", "3937", "6495")]
-        + [f"cf_A_uncommitted_costs_{j}" for j in ("3412", "8693")]
+        + [f"cf_A_uncommitted_costs_{j}" for j in ("3412", "8693", "1990")]
         + [f"cf_T_vendor_bank_change_corpay_{k}" for k in ("callback", "lookalike")]
         + [f"cf_B_progress_claim_boq_{j}" for j in ("7048", "7951")]
         + [f"cf_B_draw_funding_{j}" for j in ("2736", "5965")]
@@ -48,6 +48,7 @@ def test_the_suite_is_the_papers_instances():
         + ["cf_A_job_setup_from_estimate_6031"]
         + ["cf_G_cash_tieout_plaid_operating"]
         + [f"cf_A_reestimate_vista_budget_{j}" for j in ("2728", "5222", "6495")]
+        + [f"cf_A_ressio_change_order_{j}" for j in ("4012", "7481")]
         + [f"cf_C_ressio_bill_vista_{j}" for j in ("1632", "2041")])
 
 

@@ -86,6 +86,8 @@ def seed(session, book: dict, rng: random.Random, clock: Clock, spec: AppSpec) -
     _prospects(session, app, keys)
     if keys.funding:
         seed_funding(session, app, book, projects, vendors)
+    if keys.rules.get("client_change_orders"):  # Ressio's estimates and client change orders
+        _client_change_orders(session, app, book, projects)
 
 
 def _erp_map(session, book: dict) -> None:
@@ -333,3 +335,27 @@ def _prospects(session, app, keys: PmKeys) -> None:
             status="inactive", stage=p["stage"], project_type=p.get("type", ""),
             contract_amount=_money(p.get("amount")), pm_name=p.get("pm_name", ""), pm_email=p.get("pm_email", ""),
             start_date=None, est_completion=None))
+
+
+def _client_change_orders(session, app: str, book: dict, projects: dict) -> None:
+    """Each job's estimate and the client change orders of seeds/ressio_change_orders.py."""
+    from seeds.ressio_change_orders import estimates, orders
+
+    from .change_order_models import ClientChangeOrder, ClientChangeOrderLine, JobEstimate
+
+    for e in estimates(book):
+        session.add(JobEstimate(estimate_id=stable_id(app, "estimate", e["job"], digits=6),
+                                project_id=projects[e["job"]].project_id, number=e["number"], status=e["status"],
+                                status_date=_day(e["status_date"]), status_by=e["status_by"],
+                                total=_money(e["total"])))
+    for o in orders(book):
+        co_id = stable_id(app, "client_change_order", o["job"], o["number"])
+        session.add(ClientChangeOrder(
+            change_order_id=co_id, project_id=projects[o["job"]].project_id, number=o["number"], title=o["title"],
+            sent_date=_day(o["sent_date"]), client_status=o["client_status"],
+            client_status_date=_day(o["client_status_date"]),
+            signed_amount=_money(o["signed_amount"]) if o["signed_amount"] else None))
+        session.add_all(ClientChangeOrderLine(
+            line_id=stable_id(app, "client_change_order_line", o["job"], o["number"], str(x["line_no"])),
+            change_order_id=co_id, line_no=x["line_no"], cost_code=x["cost_code"], cost_type=x["cost_type"],
+            description=x["description"], amount=_money(x["amount"])) for x in o["lines"])

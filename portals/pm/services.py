@@ -13,3 +13,5 @@ from .boq import get_boq, get_reestimate  # noqa: F401
 from .funding import (approve_vendor_invoice, get_application_package, get_vendor_invoice,  # noqa: F401
                       list_application_packages, list_funding_sources, list_vendor_invoices,
                       return_vendor_invoice_to_approval, set_invoice_funding, submit_application_package)
+from .client_changes import (apply_client_change_order, get_client_change_order, get_job_estimate,  # noqa: F401
+                             hold_client_change_order, list_client_change_orders, send_client_change_order)

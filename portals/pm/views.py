@@ -13,6 +13,7 @@ from portals.core.registry import AppSpec, get_app
 from portals.core.ui import field_check_view, listing, render_view
 from portals.core.views import form_error, list_args, ui_call
 
+from .views_changes import register_client_changes
 from .views_finance import register_finance
 from .views_funding import register_funding
 from .views_invoicing import register_invoicing
@@ -132,6 +133,7 @@ def make_blueprint(spec: AppSpec) -> Blueprint:
     register_project_tools(bp, spec, screens)
     register_finance(bp, spec, route)
     register_funding(bp, spec, route)
+    register_client_changes(bp, spec, route)
     return bp
 
 

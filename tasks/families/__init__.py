@@ -2,7 +2,7 @@
 
 One family a line, in the order their private salts run (a family that reuses another's
 private picks comes after it)."""
-from . import a_change_order, a_etc_forecast, a_job_setup_from_estimate, a_reestimate_vista_budget, a_uncommitted_costs, b_aia_g702, b_draw_funding, b_progress_claim_boq
+from . import a_change_order, a_etc_forecast, a_ressio_change_order, a_job_setup_from_estimate, a_reestimate_vista_budget, a_uncommitted_costs, b_aia_g702, b_draw_funding, b_progress_claim_boq
 from . import c_coi_hold, c_eapp_intacct_bill, c_eapp_review, c_invoice_code, c_ressio_bill_vista, c_use_tax_accrual
 from . import g_cash_tieout_plaid, g_sub_accrual, h_levelset_notice_holds, h_procore_erp_sync, p_certified_payroll, p_field_time_recon
 from . import r_1099nec, t_positive_pay, t_vendor_bank_change
@@ -31,4 +31,5 @@ FAMILIES = [
     g_cash_tieout_plaid.FAMILY,
     a_reestimate_vista_budget.FAMILY,
     c_ressio_bill_vista.FAMILY,
+    a_ressio_change_order.FAMILY,
 ]

@@ -4,7 +4,9 @@ each line's applied amount and the total (jobs 3412 and 8693).
 
 Project Accounting, one app (Ressio). The ladder's Committed column counts signed commitments
 only; a line can carry a draft purchase order and still have nothing committed (job 8693), and
-one cost code can appear under two cost types, each its own line (job 3412). The review reads;
+one cost code can appear under two cost types, each its own line (job 3412); a voided purchase
+order commits nothing, and a code committed under one cost type leaves its other cost types
+uncommitted (job 1990). The review reads;
 it changes nothing and sends nothing to the homeowner (Ressio's invoice.send is guarded).
 """
 from __future__ import annotations
@@ -20,12 +22,13 @@ from ..model import Task
 from .common import Family, OracleError, Private, all_items, call
 
 APP = "ressio"
-JOBS = ("3412", "8693")
+JOBS = ("3412", "8693", "1990")
 LADDER = f"{APP}.budget.get"
 SEND, CREATE_BILL = f"{APP}.invoice.send", f"{APP}.bills.create"
 GUARD_JOB = "1042"  # a job whose client contract has items to bill
 SIGNED = ("Approved", "Complete")  # the commitment statuses Ressio counts as Committed
 UNSIGNED = ("Draft", "Out for Signature")
+VOID = "Void"  # a cancelled commitment: it commits nothing
 TYPES = {"L": "Labor", "M": "Material", "S": "Subcontract", "E": "Equipment", "O": "Other"}
 SOURCE_REF = ("Ressio help (help.ressiosoftware.com): the job budget by cost code, purchase orders and bills "
               "applied to the budget")
@@ -37,6 +40,8 @@ class Line:
     cost_type: str
     applied: str
     drafts: tuple[str, ...]  # unsigned commitments coded to the line (the book's numbers)
+    voids: tuple[str, ...] = ()  # voided commitments coded to the line
+    other_types: tuple[str, ...] = ()  # cost types signed commitments cover on the same cost code
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ def case(book: dict, job: str) -> Case:
     committed; the job's bills with no commitment are its applied direct costs."""
     from portals.pm.seed import DIRECT_COSTS_PER_PROJECT
 
-    committed, drafts = set(), {}
+    committed, drafts, voids = set(), {}, {}
     for c in book["commitments"]:
         if c["job"] != job:
             continue
@@ -64,6 +69,8 @@ def case(book: dict, job: str) -> Case:
                 committed.add(key)
             elif c["status"] in UNSIGNED:
                 drafts.setdefault(key, []).append(c["number"])
+            elif c["status"] == VOID:
+                voids.setdefault(key, []).append(c["number"])
     applied: dict = {}
     bills = [b for b in sorted(book["ap_bills"], key=lambda b: b["bill_id"])
              if b.get("job") == job and not b.get("commitment")][:DIRECT_COSTS_PER_PROJECT]
@@ -71,7 +78,9 @@ def case(book: dict, job: str) -> Case:
         key = (b.get("cost_code", ""), b.get("cost_type", "O"))
         applied[key] = applied.get(key, Decimal(0)) + Decimal(b["amount"])
     out = [Line(b["cost_code"], b["cost_type"], money(applied[(b["cost_code"], b["cost_type"])]),
-                tuple(drafts.get((b["cost_code"], b["cost_type"]), ())))
+                tuple(drafts.get((b["cost_code"], b["cost_type"]), ())),
+                tuple(voids.get((b["cost_code"], b["cost_type"]), ())),
+                tuple(sorted(t for code, t in committed if code == b["cost_code"])))
            for b in book["budget_lines"] if b["job"] == job
            and (b["cost_code"], b["cost_type"]) not in committed and applied.get((b["cost_code"], b["cost_type"]))]
     return Case(job, tuple(sorted(out, key=lambda x: (x.cost_code, x.cost_type))))
@@ -181,7 +190,9 @@ def defect(c: Case) -> str:
     if any(x.drafts for x in c.lines):
         return "draft_po_on_the_line"
     codes = [x.cost_code for x in c.lines]
-    return "one_code_two_cost_types" if len(set(codes)) < len(codes) else "bills_without_a_commitment"
+    if len(set(codes)) < len(codes):
+        return "one_code_two_cost_types"
+    return "void_po_on_the_line" if any(x.voids for x in c.lines) else "bills_without_a_commitment"
 
 
 def task(book: dict, job: str, instance_id: str | None = None) -> Task:

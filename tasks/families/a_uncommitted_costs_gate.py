@@ -41,6 +41,18 @@ def _drafts_counted(rows: list[dict], c: A.Case) -> list:
     return [r for r in A.flagged(rows) if (r[0], r[1]) not in drafted]
 
 
+def _voids_counted(rows: list[dict], c: A.Case) -> list:
+    """Counts a voided purchase order as committed: the lines it was coded to drop out."""
+    voided = {(x.cost_code, x.cost_type) for x in c.lines if x.voids}
+    return [r for r in A.flagged(rows) if (r[0], r[1]) not in voided]
+
+
+def _by_code(rows: list[dict]) -> list:
+    """Reads commitment by cost code alone: a line drops out when any cost type of its code is committed."""
+    covered = {r["cost_code"] for r in rows if Decimal(str(r["committed"])) > 0}
+    return [r for r in A.flagged(rows) if r[0] not in covered]
+
+
 def _merged_types(rows: list[dict]) -> list:
     """Adds a cost code's lines together across cost types."""
     by_code: dict = {}
@@ -105,6 +117,17 @@ def near_misses(book: dict, c: A.Case) -> tuple[Attempt, ...]:
         out.insert(0, Attempt("draft_po_counted_as_committed", f"counts the unsigned purchase order on "
                               f"{x.cost_code} as committed and leaves the line out",
                               tools=_reading(c, lambda rows: _drafts_counted(rows, c)), because=_amount(c, x)))
+    if any(x.voids for x in c.lines):
+        x = next(x for x in c.lines if x.voids)
+        out.insert(0, Attempt("void_po_counted_as_committed", f"counts the voided purchase order on "
+                              f"{x.cost_code} {A.TYPES[x.cost_type]} as committed and leaves the line out",
+                              tools=_reading(c, lambda rows: _voids_counted(rows, c)), because=_amount(c, x)))
+    if any(x.other_types for x in c.lines):
+        x = next(x for x in c.lines if x.other_types)
+        out.insert(0, Attempt("committed_under_another_cost_type", f"takes {x.cost_code} as committed because "
+                              f"a signed commitment covers it under another cost type, and leaves "
+                              f"{x.cost_code} {A.TYPES[x.cost_type]} out",
+                              tools=_reading(c, _by_code), because=_amount(c, x)))
     codes = [x.cost_code for x in c.lines]
     if len(set(codes)) < len(codes):
         x = next(x for x in c.lines if codes.count(x.cost_code) > 1)
