@@ -5,6 +5,9 @@ Each figure times the path a user runs and is named for what it measures:
 - `oracle_episodes_per_s.tools`: what `cfab run --transport tools` does per run (open an
   evaluation episode, the oracle's tool calls, diff and grade, drop), over every task, in one
   process; `.tools_workers_N` is the same loop in N processes at once (threads share the GIL).
+  Read tools on an app still exactly its template answer from a per-template cache
+  (portals/core/read_cache.py), which the oracle's repeated runs hit far more often than a
+  model's varied reads would: `.tools_without_read_cache` is the one-process loop with it off.
 - `grade_ms`: the diff and grade after an oracle run, per task; `reset_after_oracle_writes_ms`:
   an episode put back to the start after the oracle's writes (what a gym `reset()` costs);
   `reset_untouched_ms` and `episode_create_ms`: the same for an episode of every app, untouched;
@@ -36,6 +39,7 @@ import threading
 import time
 from pathlib import Path
 
+from portals.core import read_cache
 from portals.core.db import snapshot_bytes
 from portals.core.episode import EpisodeStore
 from portals.core.registry import load_apps
@@ -152,6 +156,13 @@ def tools_throughput(store: EpisodeStore, tasks: list, policy, seconds: float, w
     _tools_rounds(store, tasks, policy, 0.0)  # one warm-up round
     runs, elapsed, passed = _tools_rounds(store, tasks, policy, seconds)
     out = {"tools": round(runs / elapsed, 1), "tools_runs": runs, "tools_passed": passed}
+    was = read_cache.set_enabled(False)  # every read computed afresh, as a model's new reads are
+    try:
+        runs, elapsed, passed = _tools_rounds(store, tasks, policy, seconds)
+    finally:
+        read_cache.set_enabled(was)
+    out.update(tools_without_read_cache=round(runs / elapsed, 1), tools_without_read_cache_runs=runs,
+               tools_without_read_cache_passed=passed)
     if workers > 1:
         ctx = multiprocessing.get_context("fork")
         barrier, results = ctx.Barrier(workers + 1), ctx.Queue()
@@ -440,6 +451,9 @@ def markdown_table(figures: dict) -> str:
         ("oracle episodes per second, tools transport, one process (as `cfab run`: open, oracle, "
          "grade, drop; every task)", f"{rate.get('tools', 'not measured')}"),
     ]
+    if "tools_without_read_cache" in rate:
+        rows.append(("the same with read tools' answers computed afresh every time (the read cache off)",
+                     f"{rate['tools_without_read_cache']}"))
     workers = sorted(k for k in rate if re.fullmatch(r"tools_workers_\d+", k))
     for key in workers:
         rows.append((f"the same in {key.rsplit('_', 1)[1]} processes at once", f"{rate[key]}"))
