@@ -22,8 +22,8 @@ from collections import OrderedDict
 from datetime import date
 from decimal import Decimal
 
-MAX_BYTES = 8 * 1024 * 1024  # per template (one app of one store)
-MAX_ANSWER = 1024 * 1024  # a larger answer is read live each time
+MAX_BYTES = 2 * 1024 * 1024  # per template (one app of one store); every task's oracle reads fit in 1.5 MB in all
+MAX_ANSWER = 512 * 1024  # a larger answer is read live each time
 _KEYABLE = frozenset({str, int, float, bool, type(None), Decimal, date})
 
 ENABLED = os.environ.get("CFAB_READ_CACHE", "on").lower() not in ("off", "0", "no")
