@@ -4,7 +4,11 @@ Each figure times the path a user runs and is named for what it measures:
 
 - `oracle_episodes_per_s.tools`: what `cfab run --transport tools` does per run (open an
   evaluation episode, the oracle's tool calls, diff and grade, drop), over every task, in one
-  process; `.tools_workers_N` is the same loop in N processes at once (threads share the GIL).
+  process (`.tools_per_cpu_s`: the same per second of that process's CPU, steadier on a shared
+  machine); `.tools_workers_N` is the same loop in N processes at once (threads share the GIL).
+  Read tools on an app still exactly its template answer from a per-template cache
+  (portals/core/read_cache.py), which the oracle's repeated runs hit far more often than a
+  model's varied reads would: `.tools_without_read_cache` is the one-process loop with it off.
 - `grade_ms`: the diff and grade after an oracle run, per task; `reset_after_oracle_writes_ms`:
   an episode put back to the start after the oracle's writes (what a gym `reset()` costs);
   `reset_untouched_ms` and `episode_create_ms`: the same for an episode of every app, untouched;
@@ -36,6 +40,7 @@ import threading
 import time
 from pathlib import Path
 
+from portals.core import read_cache
 from portals.core.db import snapshot_bytes
 from portals.core.episode import EpisodeStore
 from portals.core.registry import load_apps
@@ -126,17 +131,21 @@ def oracle_phases(store: EpisodeStore, tasks: list, policy) -> dict:
     return {"grade_ms": _ms(grades), "reset_after_oracle_writes_ms": _ms(resets)}
 
 
-def _tools_rounds(store: EpisodeStore, tasks: list, policy, seconds: float) -> tuple[int, float, int]:
-    """Run every task on the tools transport, round after round, for at least `seconds`."""
+def _tools_rounds(store: EpisodeStore, tasks: list, policy, seconds: float,
+                  cpu: list | None = None) -> tuple[int, float, int]:
+    """Run every task on the tools transport, round after round, for at least `seconds`;
+    `cpu`, if given, receives the CPU seconds this process spent."""
     harness = Harness("tools", store)
     runs = passed = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     while True:
         for task in tasks:
             passed += bool(harness.run_one(task, policy)["passed"])
             runs += 1
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:
+            if cpu is not None:
+                cpu.append(time.process_time() - cpu_started)
             return runs, elapsed, passed
 
 
@@ -150,8 +159,19 @@ def _worker(seconds: float, barrier, results) -> None:
 
 def tools_throughput(store: EpisodeStore, tasks: list, policy, seconds: float, workers: int) -> dict:
     _tools_rounds(store, tasks, policy, 0.0)  # one warm-up round
-    runs, elapsed, passed = _tools_rounds(store, tasks, policy, seconds)
-    out = {"tools": round(runs / elapsed, 1), "tools_runs": runs, "tools_passed": passed}
+    cpu: list = []
+    runs, elapsed, passed = _tools_rounds(store, tasks, policy, seconds, cpu)
+    out = {"tools": round(runs / elapsed, 1), "tools_runs": runs, "tools_passed": passed,
+           # per second of this process's own CPU: what one core gives, whatever else loads the machine
+           "tools_per_cpu_s": round(runs / cpu[0], 1) if cpu[0] > 0 else None}
+    was = read_cache.set_enabled(False)  # every read computed afresh, as a model's new reads are
+    try:
+        runs, elapsed, passed = _tools_rounds(store, tasks, policy, seconds, cpu)
+    finally:
+        read_cache.set_enabled(was)
+    out.update(tools_without_read_cache=round(runs / elapsed, 1), tools_without_read_cache_runs=runs,
+               tools_without_read_cache_passed=passed,
+               tools_without_read_cache_per_cpu_s=round(runs / cpu[1], 1) if cpu[1] > 0 else None)
     if workers > 1:
         ctx = multiprocessing.get_context("fork")
         barrier, results = ctx.Barrier(workers + 1), ctx.Queue()
@@ -436,10 +456,16 @@ def _fmt(entry: dict | None, tail: str = "p95_ms") -> str:
 def markdown_table(figures: dict) -> str:
     """The README's speed table, from the figures of one `cfab bench` run."""
     m, rate = figures["machine"], figures.get("oracle_episodes_per_s", {})
+    def cpu(key: str) -> str:
+        return f" ({rate[key]} per second of the process's own CPU)" if rate.get(key) else ""
+
     rows = [
         ("oracle episodes per second, tools transport, one process (as `cfab run`: open, oracle, "
-         "grade, drop; every task)", f"{rate.get('tools', 'not measured')}"),
+         "grade, drop; every task)", f"{rate.get('tools', 'not measured')}{cpu('tools_per_cpu_s')}"),
     ]
+    if "tools_without_read_cache" in rate:
+        rows.append(("the same with read tools' answers computed afresh every time (the read cache off)",
+                     f"{rate['tools_without_read_cache']}{cpu('tools_without_read_cache_per_cpu_s')}"))
     workers = sorted(k for k in rate if re.fullmatch(r"tools_workers_\d+", k))
     for key in workers:
         rows.append((f"the same in {key.rsplit('_', 1)[1]} processes at once", f"{rate[key]}"))

@@ -31,6 +31,8 @@ def test_tools_throughput_runs_every_task_and_the_oracle_passes_in_each_process(
     tasks = list(all_tasks())
     rate = bench.tools_throughput(store, tasks, OraclePolicy(), seconds=0.0, workers=2)
     assert rate["tools_runs"] == len(tasks) == rate["tools_passed"]
+    assert rate["tools_without_read_cache_runs"] == len(tasks) == rate["tools_without_read_cache_passed"]
+    assert rate["tools_per_cpu_s"] > 0 and rate["tools_without_read_cache_per_cpu_s"] > 0
     assert rate["tools_workers_2_runs"] == 2 * len(tasks) == rate["tools_workers_2_passed"]
     assert rate["tools"] > 0 and rate["tools_workers_2"] > 0
 

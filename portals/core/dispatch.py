@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from . import read_cache
 from .clock import Clock
 from .errors import NotFound, ReadOnly, ToolError
 from .money import canonical
@@ -50,10 +51,10 @@ def plain(value: Any) -> Any:
     kind = type(value)
     if kind in _SCALARS:  # most of a result: checked first, by exact type, as it is called per value
         return value
-    if kind is dict:
-        return {k: plain(v) for k, v in value.items()}
+    if kind is dict:  # a scalar member is taken as it is, without a call per value
+        return {k: v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
     if kind is list or kind is tuple:
-        return [plain(v) for v in value]
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
     if isinstance(value, Decimal):
         return canonical(value)
     if isinstance(value, date):
@@ -101,11 +102,20 @@ def call_tool(episode, app: str, tool: ToolSpec, args: dict | None, source: str)
                 raise ToolError("Tool arguments must be an object of named values.")
             bound = tool.bind(args)
             entry["args"] = plain({k: v for k, v in bound.items() if v is not None})
-            with inst.session() as session:
-                ctx = ServiceContext(session, episode.clock, inst.spec, source)
-                result = tool.func(ctx, **bound)
-                if guarded:
-                    session.rollback()  # a guarded action never changes state
+            kept = key = None
+            if tool.kind == READ and read_cache.ENABLED and inst.is_template():
+                key = read_cache.key(tool.name, bound, source, episode.clock.iso())
+                kept = None if key is None else inst.template.reads.get(key)
+            if kept is None:
+                with inst.session() as session:
+                    ctx = ServiceContext(session, episode.clock, inst.spec, source)
+                    result = tool.func(ctx, **bound)
+                    if guarded:
+                        session.rollback()  # a guarded action never changes state
+                if key is not None:
+                    kept = plain(result)
+                    if inst.is_template():  # the read wrote nothing: its answer holds for the template
+                        inst.template.reads.put(key, kept)
         except ToolError as err:
             _log_refusal(episode, entry, args, guarded, err.message)
             raise
@@ -114,6 +124,8 @@ def call_tool(episode, app: str, tool: ToolSpec, args: dict | None, source: str)
             raise
         entry["ok"] = True
         episode.calls.append(entry)
+        if kept is not None:
+            return kept  # JSON-ready; what is kept is a copy of its own
         if guarded:
             episode.guard_log.append(_guard_entry(entry))
             return {"status": PENDING,

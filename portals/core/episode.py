@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool, StaticPool
 
 from .clock import Clock
-from . import keys, sorting, template_cache
+from . import keys, read_cache, sorting, template_cache
 from .db import EpisodeSession, canonical_json, read_rows, read_table, read_tables, restore, snapshot_bytes
 from .ids import app_rng, run_seed
 from .registry import AppSpec, get_app, load_apps
@@ -37,6 +37,7 @@ class AppTemplate:
     db_bytes: bytes
     _rows: dict = field(default_factory=dict)  # table -> {pk: row}, filled on demand
     _snapshot: bytes | None = None
+    reads: read_cache.ReadCache = field(default_factory=read_cache.ReadCache)  # read tools' answers
 
     def rows(self, table: str) -> dict:
         if table not in self._rows:
@@ -158,10 +159,21 @@ class AppInstance:
         # {table: set of primary keys touched}, or {table: None} when any row may differ
         self.dirty: dict[str, set | None] = {}
         self._digest: tuple[bytes, str] | None = None  # (sha256 of the pages, of the snapshot)
+        self._as_template = True  # the database is the template's bytes, unless rows changed since
+        self._changes = self.conn.total_changes
 
     def reset(self) -> None:
         self.conn.deserialize(self.template.db_bytes)
         self.dirty.clear()
+        self._as_template, self._changes = True, self.conn.total_changes
+
+    def is_template(self) -> bool:
+        """Whether the database is still exactly the template: opened or reset from it, with no
+        row inserted, updated or deleted since (SQLite counts every such change on the
+        connection, by the ORM or by raw SQL, even one rolled back), no restore and no
+        transaction open."""
+        return (self._as_template and self.conn.total_changes == self._changes
+                and not self.conn.in_transaction)
 
     @contextmanager
     def session(self):
@@ -194,6 +206,7 @@ class AppInstance:
         return self._digest[1]
 
     def restore(self, blob: bytes) -> None:
+        self._as_template = False
         restore(self.conn, blob, self.spec.pks)
         self.dirty = {table: None for table in self.spec.pks}  # a restored db may differ anywhere
 
@@ -267,6 +280,7 @@ class Episode:
                     scratch.close()
             for name, data in staged.items():
                 inst = self.apps[name]
+                inst._as_template = False
                 inst.conn.deserialize(data)
                 inst.dirty = {table: None for table in inst.spec.pks}
 
