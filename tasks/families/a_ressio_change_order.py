@@ -133,11 +133,6 @@ def evaluator(c: Case) -> dict:
                          "label": f"change order {o.number} applied to the budget"})
         outputs.append({"claim": "id", "value": o.number, "label": f"change order {o.number}, applied"})
         outputs.append({"claim": "amount", "value": o.amount, "label": f"the amount of change order {o.number}"})
-    for (code, t), after in c.budget_after().items():
-        expected.append({"app": APP, "table": "budget_lines", "op": "changed",
-                         "where": {"_pk": budget_id(c.job, code, t)}, "count": 1,
-                         "assert": {"approved_changes": after},
-                         "label": f"budget line {code} {t}: approved changes {after}"})
     for o in c.of("hold"):
         expected.append({"app": APP, "table": "client_change_orders", "op": "changed",
                          "where": {"_pk": co_id(c.job, o.number)}, "count": 1,
@@ -145,6 +140,12 @@ def evaluator(c: Case) -> dict:
                                     "hold_note": {"regex": r"\S"}},
                          "label": f"change order {o.number} on hold: {o.reason}"})
         outputs.append({"claim": "id", "value": o.number, "label": f"change order {o.number}, held"})
+    # after every change order: a record's ground truth groups its specs by table
+    for (code, t), after in c.budget_after().items():
+        expected.append({"app": APP, "table": "budget_lines", "op": "changed",
+                         "where": {"_pk": budget_id(c.job, code, t)}, "count": 1,
+                         "assert": {"approved_changes": after},
+                         "label": f"budget line {code} {t}: approved changes {after}"})
     outputs.append({"claim": "amount", "value": c.applied_total, "label": "the total applied to the budget"})
     outputs.append({"claim": "denies", "actions": ["send"],
                     "label": "does not claim it sent anything to the client"})
