@@ -14,9 +14,10 @@ Each figure times the path a user runs and is named for what it measures:
 - `browser_step_ms`: one click on a Procore list page (an htmx swap) and the accessibility-tree
   observation an agent gets after it, as `agent.llm.observe.BrowserActions` does them.
 - `oracle_episodes_per_s.browser`: `cfab run --transport browser` per run, over every task.
-- `server`: a real `cfab serve` subprocess: page latency with 16 agents each loading a list page
-  every 250 ms (p50/p99), closed-loop pages per second with 16 agents, and the server's resident
-  memory after warm-up and after 1,000 episodes opened and dropped over its admin API.
+- `server`: a real `cfab serve` subprocess (its default HTTP server, named in `wsgi`): page
+  latency with 16 agents each loading a list page every 250 ms (p50/p99), closed-loop pages per
+  second with 16 agents, and the resident memory of the process holding the episodes (gunicorn's
+  worker) after warm-up and after 1,000 episodes opened and dropped over its admin API.
 
 Figures are medians with p95 (or p99) over the samples; `machine` records the cores, the load
 average before and after, and the commit, since the reference machine is shared and noisy.
@@ -317,6 +318,12 @@ def _load(server: ServeProcess, sessions: list, seconds: float, interval: float 
     return latencies, failures[0]
 
 
+def _default_wsgi() -> str:
+    from .cli import serve
+
+    return next(str(p.default) for p in serve.params if p.name == "wsgi")
+
+
 def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000, wsgi: str | None = None) -> dict:
     """`wsgi` (gunicorn or werkzeug) picks `cfab serve --wsgi`; None runs its default."""
     import requests
@@ -348,7 +355,7 @@ def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000
         finally:
             server.stop()
     return {
-        "page": PAGE, "agents": agents, "wsgi": wsgi or "default",
+        "page": PAGE, "agents": agents, "wsgi": wsgi or _default_wsgi(),
         "paced_4_pages_per_s_each": {**_ms(paced, 0.99), "p50_ms": _ms(paced)["median_ms"],
                                      "pages_per_s": round(len(paced) / seconds, 1), "non_200": paced_bad},
         "closed_loop": {"pages_per_s": round(len(closed) / (seconds / 2), 1), **_ms(closed, 0.99),

@@ -14,6 +14,7 @@ backs. Reloading (SIGHUP) would do the same and is refused.
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import sys
 
@@ -72,12 +73,16 @@ class GunicornServer(BaseApplication):
     """Serves `wsgi_app` on an already listening socket, in the calling (main) thread."""
 
     def __init__(self, wsgi_app, listener: socket.socket, access_log: bool = False, threads: int = THREADS):
-        self.wsgi_app, self.listener, self.access_log, self.threads = wsgi_app, listener, access_log, threads
+        self.wsgi_app, self.access_log, self.threads = wsgi_app, access_log, threads
+        # gunicorn takes over the descriptor it is given (and closes it): give it a copy, so the
+        # caller's socket object keeps a descriptor of its own
+        self.fd = os.dup(listener.fileno())
+        os.set_inheritable(self.fd, True)
         super().__init__()
 
     def load_config(self) -> None:
         settings = {
-            "bind": [f"fd://{self.listener.fileno()}"],
+            "bind": [f"fd://{self.fd}"],
             "workers": 1, "worker_class": "gthread", "threads": self.threads,
             "timeout": 0,  # never kill the worker for a slow request: it holds every episode
             "graceful_timeout": 5, "keepalive": 5,

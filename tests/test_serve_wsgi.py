@@ -5,6 +5,7 @@ No timing is asserted here (`cfab bench` measures the servers)."""
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -56,8 +57,6 @@ def test_losing_the_worker_stops_the_server_instead_of_serving_empty_episodes(tm
         made = server.open_episode(["procore"], PAGE)
         assert server.tool(made["agent_token"], "procore.requisitions.list", {"per_page": 1}).status_code == 200
         (worker,) = _children(server.proc.pid)
-        import os
-
         os.kill(worker, signal.SIGKILL)
         assert server.proc.wait(timeout=30) == 1
     assert "holding every episode exited" in server.log.read_text(errors="replace")
@@ -102,7 +101,9 @@ def test_gunicorn_trusts_no_forwarded_header_and_never_times_its_worker_out():
     from agent.serving import GunicornServer
 
     with socket.socket() as listener:
-        cfg = GunicornServer(lambda environ, start: [], listener).cfg
+        made = GunicornServer(lambda environ, start: [], listener)
+        os.close(made.fd)
+    cfg = made.cfg
     assert cfg.workers == 1 and cfg.worker_class_str == "gthread" and cfg.timeout == 0
     assert cfg.forwarded_allow_ips == [] and cfg.control_socket_disable
 
@@ -159,3 +160,22 @@ def test_templates_links_are_the_links_flask_builds(store):
         first = cached(".invoicing", project_number="1001", page=2, status="paid")
         assert first.endswith("page=2&status=paid")
         assert cached(".invoicing", project_number="1001", status="paid", page=2).endswith("status=paid&page=2")
+
+
+def test_query_and_form_dicts_answer_as_werkzeugs_do(store):
+    from portals.core.speedups import QueryDict
+    from portals.core.web import create_app
+
+    app = create_app(store, secret_key="k" * 32, admin_token="a" * 32)
+    with app.test_request_context("/procore/invoicing?page=2&status=paid&status=draft&n=x",
+                                  method="POST", data={"memo": "a", "memo2": ""}):
+        from flask import request
+
+        assert isinstance(request.args, QueryDict) and isinstance(request.form, QueryDict)
+        assert request.args.get("page") == "2" and request.args.get("page", type=int) == 2
+        assert request.args.get("status") == "paid" and request.args.getlist("status") == ["paid", "draft"]
+        assert request.args.get("n", 7, type=int) == 7  # a failed conversion: the default
+        assert request.args.get("missing") is None and request.args.get("missing", "d") == "d"
+        assert request.form.get("memo") == "a" and request.form.get("memo2") == "" and request.form.get("x") is None
+        with pytest.raises(KeyError):
+            request.args["missing"]  # indexing still raises werkzeug's 400 KeyError
