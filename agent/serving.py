@@ -69,6 +69,24 @@ class _OneWorkerArbiter(Arbiter):
         self.log.warning("SIGHUP ignored: reloading would drop every open episode (restart cfab serve instead)")
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_the_arbiter(arbiter, worker) -> None:
+    """The worker is killed with the arbiter (Linux): a SIGKILL of `cfab serve` stops all of it at
+    once, as it does a one-process server, instead of leaving a worker that serves, or finishes
+    writing a recording, for a moment after the server is gone."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != arbiter.pid:  # the arbiter died before the line above
+        os._exit(1)
+
+
 class GunicornServer(BaseApplication):
     """Serves `wsgi_app` on an already listening socket, in the calling (main) thread."""
 
@@ -93,6 +111,7 @@ class GunicornServer(BaseApplication):
             "forwarded_allow_ips": "", "proxy_allow_ips": "",
             "control_socket_disable": True,  # no socket in $HOME for gunicornc
             "proc_name": "cfab-serve",
+            "post_fork": _die_with_the_arbiter,
         }
         for key, value in settings.items():
             if key in self.cfg.settings:

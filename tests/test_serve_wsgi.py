@@ -179,3 +179,16 @@ def test_query_and_form_dicts_answer_as_werkzeugs_do(store):
         assert request.form.get("memo") == "a" and request.form.get("memo2") == "" and request.form.get("x") is None
         with pytest.raises(KeyError):
             request.args["missing"]  # indexing still raises werkzeug's 400 KeyError
+
+
+def test_a_killed_server_takes_its_worker_with_it(tmp_path):
+    with running_cfab(tmp_path) as server:
+        (worker,) = _children(server.proc.pid)
+        os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait(timeout=30)
+        for _ in range(100):
+            if not os.path.exists(f"/proc/{worker}") or " Z" in open(f"/proc/{worker}/stat").read()[:64]:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the worker outlived its SIGKILLed server")
