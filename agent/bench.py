@@ -18,9 +18,10 @@ Each figure times the path a user runs and is named for what it measures:
 - `browser_step_ms`: one click on a Procore list page (an htmx swap) and the accessibility-tree
   observation an agent gets after it, as `agent.llm.observe.BrowserActions` does them.
 - `oracle_episodes_per_s.browser`: `cfab run --transport browser` per run, over every task.
-- `server`: a real `cfab serve` subprocess: page latency with 16 agents each loading a list page
-  every 250 ms (p50/p99), closed-loop pages per second with 16 agents, and the server's resident
-  memory after warm-up and after 1,000 episodes opened and dropped over its admin API.
+- `server`: a real `cfab serve` subprocess (its default HTTP server, named in `wsgi`): page
+  latency with 16 agents each loading a list page every 250 ms (p50/p99), closed-loop pages per
+  second with 16 agents, and the resident memory of the process holding the episodes (gunicorn's
+  worker) after warm-up and after 1,000 episodes opened and dropped over its admin API.
 
 Figures are medians with p95 (or p99) over the samples; `machine` records the cores, the load
 average before and after, and the commit, since the reference machine is shared and noisy.
@@ -268,8 +269,18 @@ class ServeProcess:
             raise RuntimeError(f"cfab serve did not start (see {folder / 'server.log'})")
         threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
 
+    def serving_pid(self) -> int:
+        """The process holding the episodes: gunicorn's worker (the server's child), else the server."""
+        try:
+            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as fh:
+                children = [int(pid) for pid in fh.read().split()]
+        except OSError:
+            children = []
+        return children[-1] if children else self.proc.pid
+
     def rss_mb(self) -> float:
-        with open(f"/proc/{self.proc.pid}/status") as fh:
+        """The resident memory of the process holding the episodes."""
+        with open(f"/proc/{self.serving_pid()}/status") as fh:
             for line in fh:
                 if line.startswith("VmRSS:"):
                     return round(int(line.split()[1]) / 1024, 1)
@@ -327,11 +338,18 @@ def _load(server: ServeProcess, sessions: list, seconds: float, interval: float 
     return latencies, failures[0]
 
 
-def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000) -> dict:
+def _default_wsgi() -> str:
+    from .cli import serve
+
+    return next(str(p.default) for p in serve.params if p.name == "wsgi")
+
+
+def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000, wsgi: str | None = None) -> dict:
+    """`wsgi` (gunicorn or werkzeug) picks `cfab serve --wsgi`; None runs its default."""
     import requests
 
     with tempfile.TemporaryDirectory(prefix="cfab-bench-") as tmp:
-        server = ServeProcess(Path(tmp), ["--max-episodes", str(agents + 8)])
+        server = ServeProcess(Path(tmp), ["--max-episodes", str(agents + 8), *(["--wsgi", wsgi] if wsgi else [])])
         try:
             admin = requests.Session()
             admin.headers["Authorization"] = f"Bearer {server.token}"
@@ -343,7 +361,8 @@ def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000
             for _http, episode_id in made:
                 admin.delete(f"{server.url}/admin/episodes/{episode_id}", timeout=60)
             for _ in range(50):  # warm-up of the episode path before the memory baseline
-                made_id = admin.post(f"{server.url}/admin/episodes", json={}, timeout=60).json()["episode_id"]
+                # (the first episode of every app seeds the templates a cold cache lacks: minutes)
+                made_id = admin.post(f"{server.url}/admin/episodes", json={}, timeout=600).json()["episode_id"]
                 admin.delete(f"{server.url}/admin/episodes/{made_id}", timeout=60)
             rss_start = server.rss_mb()
             peak = rss_start
@@ -356,7 +375,7 @@ def server_figures(agents: int = 16, seconds: float = 10.0, episodes: int = 1000
         finally:
             server.stop()
     return {
-        "page": PAGE, "agents": agents,
+        "page": PAGE, "agents": agents, "wsgi": wsgi or _default_wsgi(),
         "paced_4_pages_per_s_each": {**_ms(paced, 0.99), "p50_ms": _ms(paced)["median_ms"],
                                      "pages_per_s": round(len(paced) / seconds, 1), "non_200": paced_bad},
         "closed_loop": {"pages_per_s": round(len(closed) / (seconds / 2), 1), **_ms(closed, 0.99),

@@ -136,35 +136,61 @@ class _ErrorsOnlyHandler(WSGIRequestHandler):
 
 
 class PortalServer:
-    """The Flask portal app served from a background thread on 127.0.0.1 (port 0 = any free).
+    """The Flask portal app served on 127.0.0.1 (port 0 = any free), in one process.
 
-    One process with a thread per request (werkzeug): every episode lives in this process's
-    memory, so any thread can serve any of them. `access_log` logs every request; by default
-    only the server's failures (5xx) are logged."""
+    `wsgi="werkzeug"` (the default here): werkzeug's threaded server, which can also run from a
+    background thread (`start()`, the runners and tests). `wsgi="gunicorn"`: gunicorn with one
+    worker process and a pool of threads (agent/serving.py), for `cfab serve` in the foreground
+    (`serve_forever()`). Either way every episode lives in one process's memory, so any thread
+    can serve any of them (docs/serving.md). `access_log` logs every request; by default only
+    the server's failures (5xx) are logged."""
+
+    WSGI = ("gunicorn", "werkzeug")
 
     def __init__(self, flask_app, host: str = "127.0.0.1", port: int = 0, quiet: bool = True,
-                 access_log: bool = False):
+                 access_log: bool = False, wsgi: str = "werkzeug"):
+        if wsgi not in self.WSGI:
+            raise ValueError(f"wsgi must be one of {', '.join(self.WSGI)}, not {wsgi!r}")
         if quiet:  # one log line per request drowns the results table
             logging.getLogger("werkzeug").setLevel(logging.WARNING)
-        self.app = flask_app
-        self._server = make_server(host, port, flask_app, threaded=True,
-                                   request_handler=WSGIRequestHandler if access_log else _ErrorsOnlyHandler)
-        self.host, self.port = host, self._server.server_port
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self.app, self.wsgi = flask_app, wsgi
+        if wsgi == "gunicorn":
+            from .serving import listen
+
+            self._listener = listen(host, port)
+            self._server = None
+            self.host, self.port = host, self._listener.getsockname()[1]
+        else:
+            self._server = make_server(host, port, flask_app, threaded=True,
+                                       request_handler=WSGIRequestHandler if access_log else _ErrorsOnlyHandler)
+            self.host, self.port = host, self._server.server_port
+            self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._access_log = access_log
 
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
     def start(self) -> "PortalServer":
+        if self._server is None:
+            raise RuntimeError("gunicorn serves from the main thread (serve_forever); "
+                               "a background server is werkzeug's")
         self._thread.start()
         return self
 
     def serve_forever(self) -> None:
         """Serve in the calling thread until interrupted (`cfab serve`)."""
-        self._server.serve_forever()
+        if self._server is None:
+            from .serving import GunicornServer
+
+            GunicornServer(self.app, self._listener, access_log=self._access_log).run()
+        else:
+            self._server.serve_forever()
 
     def stop(self) -> None:
+        if self._server is None:
+            self._listener.close()
+            return
         self._server.shutdown()
         self._server.server_close()
 

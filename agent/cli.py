@@ -395,6 +395,9 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
 @click.option("--proxy-hops", type=click.IntRange(0, 5), default=0, show_default=True,
               help="Proxies in front that set X-Forwarded-For: the client address is read from it (0: the peer's).")
 @click.option("--access-log", is_flag=True, help="Log every request (by default only server errors, 5xx).")
+@click.option("--wsgi", type=click.Choice(["gunicorn", "werkzeug"]), default="gunicorn", show_default=True,
+              help="The HTTP server: gunicorn (one worker process, a pool of threads, keep-alive) or "
+                   "werkzeug's threaded server; both keep every episode in one process (docs/serving.md).")
 @click.option("--app", "hosted", multiple=True, metavar="NAME",
               help="Host only this app (repeatable), as the paper's per-app shim; default: every app.")
 @click.option("--admin-token", envvar="CFAB_ADMIN_TOKEN", default=None,
@@ -412,7 +415,7 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
               help="--split private: the participants' bearer token (default $CFAB_PRIVATE_TOKEN, else random).")
 def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, max_episodes,
           new_episodes_per_minute, tool_calls_per_minute, new_episodes_per_client_per_minute, proxy_hops,
-          access_log, hosted, admin_token, secret_key, serve_split, salt_file,
+          access_log, wsgi, hosted, admin_token, secret_key, serve_split, salt_file,
           private_results, private_token):
     """Serve the task launcher and every portal (or --app NAME) on loopback, unless --host says otherwise."""
     from portals.core.hosting import HostedStore
@@ -429,6 +432,9 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
         if value is not None and (len(value) < 16 or value != value.strip()):
             raise click.UsageError(f"{flag} must be at least 16 characters without surrounding spaces "
                                    "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(32))')")
+    from .serving import limit_malloc_arenas
+
+    limit_malloc_arenas()  # before any thread allocates (agent/serving.py)
     world = None
     if serve_split == "private":
         from tasks.private import SaltError, world_from_file
@@ -467,7 +473,10 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
 
         private_host = PrivateHost(world, private_results or "results/private", private_token)
         register(app, private_host)
-    server = PortalServer(app, host, port, quiet=False, access_log=access_log)
+    try:
+        server = PortalServer(app, host, port, quiet=False, access_log=access_log, wsgi=wsgi)
+    except OSError as err:  # the port is taken, or the host is not this machine's
+        raise click.UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}")
     shown = "given" if admin_token else app.extensions["cfab_admin_token"]  # a given secret stays unprinted
     click.echo(f"CFAgentBench portals: {server.url}/  (admin token: {shown})")
     if hosted:

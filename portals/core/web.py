@@ -15,7 +15,7 @@ from flask import Flask, abort, g, jsonify, redirect, render_template, request, 
 from htmx_flask import Htmx
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from . import ui
+from . import speedups, ui
 from .errors import ReadOnly, ToolError
 from .limits import Limits, RateWindow, StrictJSONProvider, check_rate, safe_next
 from .registry import load_apps
@@ -55,6 +55,7 @@ def create_app(store, *, secret_key: str | None = None, admin_token: str | None 
     app.register_blueprint(launcher_bp)
     _register_shell(app)
     _register_errors(app)
+    speedups.install(app)  # templates' url_for remembers its links; a missing query key raises nothing
     return app
 
 
