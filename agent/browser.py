@@ -40,6 +40,11 @@ SETTLE_TRACKER = """(() => {
   for (const name of ['htmx:sendError', 'htmx:responseError', 'htmx:swapError', 'htmx:timeout'])
     on(name, e => { s.inflight.delete(e.detail.xhr); bump(); wake(); });
   for (const name of ['input', 'change', 'focusin', 'focusout', 'toggle']) on(name, bump);
+  // A click or submit is answered by its handlers in the same task (htmx sends its request
+  // there); until the next task runs, a settle waits, so it never returns in between.
+  s.armed = 0;
+  for (const name of ['click', 'submit']) on(name, () => { s.armed += 1;
+    setTimeout(() => { s.armed -= 1; wake(); }, 0); });
   on('input', e => {
     const host = e.target.closest && e.target.closest('[hx-trigger*="delay:"]');
     const m = host && /delay:(\\d+)(ms|s)?/.exec(host.getAttribute('hx-trigger'));
@@ -51,7 +56,8 @@ SETTLE_TRACKER = """(() => {
 })()"""
 SETTLED = """() => {
   const s = window.__cfabSettle;
-  return document.readyState === 'complete' && (!s || (s.inflight.size === 0 && Date.now() >= s.quietUntil))
+  return document.readyState === 'complete'
+    && (!s || (s.inflight.size === 0 && !s.armed && Date.now() >= s.quietUntil))
     && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling');
 }"""
 # Resolves once the page is settled (at once if it already is), woken by the tracker's events
@@ -89,11 +95,15 @@ def track_settling(page) -> None:
         pass
 
 
-def settle(page, timeout_ms: int = 5000) -> None:
-    """Wait until the page has loaded and htmx has settled every request it started."""
-    for _ in range(3):  # a navigation may replace the document while we wait; wait on the new one
+def settle(page, timeout_ms: int = 5000, navigating: bool = True) -> None:
+    """Wait until the page has loaded and htmx has settled every request it started.
+
+    `navigating=False`: the caller knows nothing it did leaves the document (an htmx request),
+    so the wait is one call into the page (SETTLE_WAIT waits for the load itself)."""
+    for attempt in range(3):  # a navigation may replace the document while we wait; wait on the new one
         try:
-            page.wait_for_load_state("load", timeout=timeout_ms)
+            if navigating or attempt:
+                page.wait_for_load_state("load", timeout=timeout_ms)
             page.evaluate(SETTLE_WAIT, timeout_ms)
             return
         except Exception as err:

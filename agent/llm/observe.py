@@ -67,6 +67,26 @@ POINTER_TARGET = """el => {
   return 'another element covers it (' + hit.tagName.toLowerCase() + (name ? ' "' + name + '"' : '') + ')';
 }"""
 
+# One call for a click: how many elements the locator finds and, for exactly one, what a pointer
+# would meet (POINTER_TARGET), where its centre is once scrolled into view, and whether htmx
+# answers the click without leaving the page: the element carries the htmx request itself with
+# htmx's default trigger (a click; a submit for a form's submit button), no confirmation and no
+# delay, so the request is sent by the click's own handler and the settle tracker sees it.
+CLICK_TARGET = """els => {
+  if (els.length !== 1) return {count: els.length};
+  const el = els[0];
+  const blocked = (""" + POINTER_TARGET + """)(el);
+  if (blocked) return {count: 1, blocked};
+  const box = el.getClientRects()[0];
+  const verb = '[hx-get],[hx-post],[hx-put],[hx-patch],[hx-delete]';
+  const plain = host => !host.closest('[hx-confirm]') && !/delay|throttle|from:|queue|every|load|revealed|intersect/.test(host.getAttribute('hx-trigger') || '');
+  const submits = el.form && ((el.tagName === 'BUTTON' && (el.type || 'submit') === 'submit') || (el.tagName === 'INPUT' && el.type === 'submit'));
+  const htmx = (el.matches(verb) && /^(A|BUTTON)$/.test(el.tagName) && !el.hasAttribute('hx-trigger') && plain(el))
+    || (!!submits && !el.matches(verb) && !el.hasAttribute('formaction') && el.form.matches(verb) && plain(el.form)
+        && /(^|,)\\s*submit\\s*($|,)/.test(el.form.getAttribute('hx-trigger') || 'submit'));
+  return {count: 1, blocked: '', x: box.left + box.width / 2, y: box.top + box.height / 2, htmx};
+}"""
+
 # Every visible element with a data-bid, in document order, with the role and accessible name
 # the aria snapshot will print for it (the common cases: aria-label, aria-labelledby, a label,
 # a button's value, else the text without aria-hidden parts).
@@ -98,6 +118,13 @@ BIDS_ON_PAGE = """() => {
 # Which document this is, how many changes it has seen (the settle tracker's count) and its title.
 PAGE_STATE = """() => { const s = window.__cfabSettle;
   return {doc: s ? s.doc : null, version: s ? s.version : null, title: document.title}; }"""
+# The same, and, unless the document and its count are the ones given (the last observation's),
+# the marked elements as BIDS_ON_PAGE lists them: one call into the page per observation.
+OBSERVE_STATE = """([lastDoc, lastVersion]) => { const s = window.__cfabSettle;
+  const state = {doc: s ? s.doc : null, version: s ? s.version : null, title: document.title, marked: null};
+  if (state.doc === null || state.doc !== lastDoc || state.version !== lastVersion)
+    state.marked = (""" + BIDS_ON_PAGE + """)();
+  return state; }"""
 SNAPSHOT_LINE = re.compile(r'^(\s*- (\')?)([a-z]+)(?: "((?:[^"\\]|\\.)*)")?(.*?\[ref=[a-z0-9]+\])')
 
 
@@ -149,11 +176,13 @@ class BrowserActions:
         self.page = page
         self.base_url = base_url.rstrip("/")
         self._last = None  # ((url, document, version), tree) of the last observation
+        self._in_page = False  # the last action was answered by htmx in the page (no navigation)
         track_settling(page)
 
     def settle(self, timeout_ms: int = 5000) -> None:
         """Wait until a click's navigation or htmx swap has landed (htmx's own events, the load)."""
-        settle_page(self.page, timeout_ms)
+        navigating, self._in_page = not self._in_page, False
+        settle_page(self.page, timeout_ms, navigating=navigating)
 
     def observe(self, screenshot: bool = False) -> dict:
         """The page as the agent sees it. A page that has not changed since the last observation
@@ -162,14 +191,17 @@ class BrowserActions:
         tree, title = "", None
         for _ in range(3):  # a snapshot taken mid-navigation fails; the next one will not
             try:
-                state = self.page.evaluate(PAGE_STATE)
-                key = (self.page.url, state["doc"], state["version"])
+                url = self.page.url
+                last = self._last[0][1:] if self._last is not None and self._last[0][0] == url else (None, None)
+                state = self.page.evaluate(OBSERVE_STATE, list(last))
+                key = (url, state["doc"], state["version"])
                 title = state["title"]
-                if state["doc"] is not None and self._last is not None and self._last[0] == key:
+                if state["marked"] is None and self._last is not None and self._last[0] == key:
                     tree = self._last[1]
                     break
-                tree = self.page.aria_snapshot(mode="ai")
-                tree = with_bids(tree, self.page.evaluate(BIDS_ON_PAGE))
+                # The marked elements are read first, in the same call as the count of changes: a
+                # settled page does not change between that call and the walk.
+                tree = with_bids(self.page.aria_snapshot(mode="ai"), state["marked"] or [])
                 self._last = (key, tree)  # the version read before the walk: never newer than it
                 break
             except Exception:
@@ -188,15 +220,20 @@ class BrowserActions:
         except Exception:
             return ""
 
-    def _element(self, bid):
-        """The element a ref (`e12`) or a stable id (`invoice-X-sync`) names on this page."""
+    def _candidates(self, bid) -> list:
+        """(is a ref, locator) for what a ref (`e12`) or a stable id (`invoice-X-sync`) may
+        name, refs first."""
         text = bid.strip() if isinstance(bid, str) else ""
         if not BID.fullmatch(text):
             raise ActionError(f"{bid!r} is not an element id; use a ref like 'e12' or a bid from the page")
-        candidates = [self.page.locator(f'[data-bid="{text}"]')]
+        candidates = [(False, self.page.locator(f'[data-bid="{text}"]'))]
         if REF.fullmatch(text):
-            candidates.insert(0, self.page.locator(f"aria-ref={text}"))
-        for locator in candidates:
+            candidates.insert(0, (True, self.page.locator(f"aria-ref={text}")))
+        return candidates
+
+    def _element(self, bid):
+        """The element a ref (`e12`) or a stable id (`invoice-X-sync`) names on this page."""
+        for _, locator in self._candidates(bid):
             try:
                 found = locator.count()
             except Exception:
@@ -208,6 +245,7 @@ class BrowserActions:
     def execute(self, name: str, args: dict) -> str:
         """Run one action; returns a short outcome, raises ActionError on failure."""
         args = normalize(name, args)
+        self._in_page = False
         before, tabs = (self.page.url, self.pages()) if name in MOVES else ("", [])
         try:
             outcome = getattr(self, "_" + name)(**args)
@@ -256,22 +294,41 @@ class BrowserActions:
         return "waited"
 
     def _pointable(self, bid):
-        """The element, checked as a pointer would meet it; then Playwright clicks its centre
-        with real mouse events (force: its own waits are the ones POINTER_TARGET replaces)."""
-        element = self._element(bid)
-        blocked = element.evaluate(POINTER_TARGET)
-        if blocked:
-            raise ActionError(f"cannot click {bid!r}: {blocked}")
-        return element
+        """The element and, in the same call into the page, how a pointer would meet it
+        (CLICK_TARGET); raises ActionError if there is no such element or a pointer cannot
+        reach it."""
+        for is_ref, locator in self._candidates(bid):
+            try:
+                if is_ref:
+                    # a ref resolves only where Playwright keeps its snapshot: count, then evaluate
+                    found = locator.evaluate(f"el => ({CLICK_TARGET})([el])", timeout=ACTION_TIMEOUT_MS) \
+                        if locator.count() == 1 else {"count": 0}
+                else:  # one call: evaluate_all does not wait for a missing element
+                    found = locator.evaluate_all(CLICK_TARGET)
+            except Exception:
+                continue
+            if found["count"] != 1:
+                continue
+            if found["blocked"]:
+                raise ActionError(f"cannot click {bid!r}: {found['blocked']}")
+            return locator, found
+        raise ActionError(f"no element with id {bid!r} on this page")
 
     def _click(self, bid, button="left", modifiers=()):
-        self._pointable(bid).click(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS,
-                                   force=True)
+        element, found = self._pointable(bid)
+        if found["htmx"] and button == "left" and not modifiers:
+            # htmx answers this click in the page (no navigation to wait for): real mouse events
+            # at the centre CLICK_TARGET checked, and the settle waits for htmx's swap.
+            self.page.mouse.click(found["x"], found["y"])
+            self._in_page = True
+        else:  # Playwright clicks the centre and waits for a navigation the click starts (force:
+            # its actionability waits are the ones CLICK_TARGET replaces)
+            element.click(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS, force=True)
         return "clicked"
 
     def _dblclick(self, bid, button="left", modifiers=()):
-        self._pointable(bid).dblclick(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS,
-                                      force=True)
+        self._pointable(bid)[0].dblclick(button=button, modifiers=list(modifiers), timeout=ACTION_TIMEOUT_MS,
+                                         force=True)
         return "double-clicked"
 
     def _hover(self, bid):
