@@ -10,6 +10,7 @@ from pathlib import Path
 
 
 from portals.core.environment import Environment
+from portals.core.limits import Limits
 from portals.core.registry import load_apps
 from portals.core.web import ROOT, agent_token, create_app, enter_url
 from tasks.registry import all_tasks
@@ -164,14 +165,19 @@ def test_static_holds_only_assets_and_cannot_be_escaped(flask_app):
         assert resp.status_code in (400, 404), f"/static/{path} -> {resp.status_code}"
 
 
-def test_no_page_a_browser_can_reach_serves_ground_truth(flask_app, store):
+def test_no_page_a_browser_can_reach_serves_ground_truth(store):
     """Crawl every page of every app (and the launcher pages) in a task episode started the way a
     person starts one, with the task panel showing; no page mentions what only the evaluator knows."""
     secrets = ground_truth_strings()
-    client = flask_app.test_client()
+    # its own server: starting every task spends the launcher's episodes-per-minute, which the
+    # module's other tests still need (the suite is near the default of 120)
+    app = create_app(store, secret_key="test-secret", admin_token=ADMIN_TOKEN,
+                     limits=Limits(new_episodes_per_minute=len(all_tasks()) + 10))
+    app.config["TESTING"] = True
+    client = app.test_client()
     sandbox = store.create()
     try:
-        client.get(enter_url(flask_app, sandbox.id, "/"))
+        client.get(enter_url(app, sandbox.id, "/"))
         pages = crawl_apps(client)
         starts = ["/", "/healthz", "/episode/verdict"] + [f"/tasks/{t.instance_id}" for t in all_tasks()]
         pages.update(crawl(client, starts, ("/tasks/", "/policies/"), limit=60)[0])
