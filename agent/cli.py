@@ -395,7 +395,7 @@ def judge_calibrate(model, base_url, api_key_env, path, threshold, out):
 @click.option("--proxy-hops", type=click.IntRange(0, 5), default=0, show_default=True,
               help="Proxies in front that set X-Forwarded-For: the client address is read from it (0: the peer's).")
 @click.option("--access-log", is_flag=True, help="Log every request (by default only server errors, 5xx).")
-@click.option("--wsgi", type=click.Choice(["gunicorn", "werkzeug"]), default="werkzeug", show_default=True,
+@click.option("--wsgi", type=click.Choice(["gunicorn", "werkzeug"]), default="gunicorn", show_default=True,
               help="The HTTP server: gunicorn (one worker process, a pool of threads, keep-alive) or "
                    "werkzeug's threaded server; both keep every episode in one process (docs/serving.md).")
 @click.option("--app", "hosted", multiple=True, metavar="NAME",

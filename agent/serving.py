@@ -118,10 +118,32 @@ class GunicornServer(BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self):
-        return self.wsgi_app
+        return _close_after_too_large(self.wsgi_app)
 
     def run(self) -> None:
         _OneWorkerArbiter(self).run()
+
+
+def _close_after_too_large(wsgi_app):
+    """Answers a request whose body was too large (413) with `Connection: close`.
+
+    The application refuses such a body unread. gunicorn drains at most 64 KiB of an unread body
+    before it serves the connection's next request, and closes the connection when more is left,
+    although its 413 had already announced keep-alive: a client that reuses its connection (a
+    requests.Session, a browser) then gets its next request dropped without an answer. Closing
+    the connection is announced instead, as nginx does after a 413; the client opens a new one."""
+
+    def app(environ, start_response):
+        def start(status, headers, exc_info=None):
+            if status.startswith("413"):
+                response = getattr(start_response, "__self__", None)  # gunicorn's Response
+                if response is not None and hasattr(response, "force_close"):
+                    response.force_close()
+            return start_response(status, headers, exc_info)
+
+        return wsgi_app(environ, start)
+
+    return app
 
 
 def listen(host: str, port: int) -> socket.socket:

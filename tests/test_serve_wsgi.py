@@ -41,6 +41,23 @@ def test_both_servers_serve_an_episode_its_pages_and_its_tools(tmp_path, wsgi):
         assert not server.server_errors(), server.server_errors()
 
 
+@pytest.mark.parametrize("wsgi", ["gunicorn", "werkzeug"])
+def test_a_kept_connection_serves_the_next_request_after_a_body_refused_as_too_large(tmp_path, wsgi):
+    """A client that reuses its connection (server.http is one requests.Session) gets the 413 and
+    then an answer to its next requests, not a connection dropped without one."""
+    with running_cfab(tmp_path, "--wsgi", wsgi) as server:
+        made = server.open_episode(["procore"], PAGE)
+        body = b'{"per_page": "' + b"x" * (2 * 1024 * 1024) + b'"}'
+        for done in range(3):
+            refused = server.tool(made["agent_token"], "procore.requisitions.list", data=body,
+                                  headers={"Content-Type": "application/json"})
+            assert refused.status_code == 413 and refused.json()["error"] == "too_large"
+            assert len(server.admin("GET", f"/episodes/{made['episode_id']}/calls")) == done  # ran nothing
+            listed = server.tool(made["agent_token"], "procore.requisitions.list", {"per_page": 1})
+            assert listed.status_code == 200 and len(listed.json()["items"]) == 1
+        assert not server.server_errors(), server.server_errors()
+
+
 def test_sighup_keeps_the_worker_and_its_episodes(tmp_path):
     with running_cfab(tmp_path) as server:
         made = server.open_episode(["procore"], PAGE)
