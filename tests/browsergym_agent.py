@@ -115,6 +115,17 @@ def play(run: dict, base: str, action_set) -> dict:
             actions.append(action)
             before = document_id(env.unwrapped.page)
             obs, reward, terminated, truncated, info = env.step(action)
+            for _ in range(3):
+                # the element was read off a list that an htmx request (a search typed a moment
+                # ago) has since replaced: read the page again and act on the new element
+                if step["op"] == "reply" or "Could not find element with bid" not in obs["last_action_error"]:
+                    break
+                actions.append("noop(500)")
+                obs, reward, terminated, truncated, info = env.step("noop(500)")
+                action = action_for(obs, step, base)
+                actions.append(action)
+                before = document_id(env.unwrapped.page)
+                obs, reward, terminated, truncated, info = env.step(action)
             if obs["last_action_error"]:
                 # a click whose page took longer than BrowserGym's 500 ms reports a timeout
                 # although it was made: the page shows a new document (maybe at the same address)
