@@ -129,22 +129,33 @@ def plan_runs() -> list[dict]:
     return runs
 
 
-def play_plan(bgym_python, folder: Path, runs: list[dict], prefix: tuple = (), display: str | None = None) -> dict:
+def play_plan(bgym_python, folder: Path, runs: list[dict], prefix: tuple = (), display: str | None = None,
+              players: int = 1) -> dict:
     """The scripted agent plays `runs` in BrowserGym's venv against a fresh `cfab serve`; `prefix`
-    wraps its command (xvfb-run), `display` sets $DISPLAY for a headed BrowserEnv."""
+    wraps its command (xvfb-run), `display` sets $DISPLAY for a headed BrowserEnv. `players`
+    agents play at once, each its share of the runs in a process of its own: a run spends most of
+    its time waiting on the page (BrowserGym's settling delays), not on a core."""
     with running_cfab(folder / "serve", "--max-episodes", "32") as server:
-        plan, results = folder / "plan.json", folder / "results.json"
-        plan.write_text(json.dumps({"server_url": server.url, "runs": runs}))
         env = {**os.environ, "CFAB_URL": server.url, "CFAB_ADMIN_TOKEN": server.admin_token}
         env.pop("PYTHONPATH", None)  # the package as the venv installed it, nothing from this venv
         env.pop("DISPLAY", None)
         if display:
             env["DISPLAY"] = display
-        proc = subprocess.run([*prefix, str(bgym_python), str(ROOT / "tests" / "browsergym_agent.py"), str(plan),
-                               str(results)], env=env, cwd=folder, capture_output=True, text=True,
-                              timeout=5400 if ALL else 900)
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        out = json.loads(results.read_text())
+        procs = []
+        for n in range(max(1, min(players, len(runs)))):
+            plan, results = folder / f"plan-{n}.json", folder / f"results-{n}.json"
+            plan.write_text(json.dumps({"server_url": server.url, "runs": runs[n::players]}))
+            cmd = [*prefix, str(bgym_python), str(ROOT / "tests" / "browsergym_agent.py"), str(plan), str(results)]
+            log = folder / f"player-{n}.log"  # a file, not a pipe: a chatty player never blocks
+            with open(log, "w") as fh:
+                procs.append((subprocess.Popen(cmd, env=env, cwd=folder, stdout=fh, stderr=subprocess.STDOUT),
+                              results, log))
+        out = None
+        for proc, results, log in procs:
+            proc.wait(timeout=5400 if ALL else 900)
+            assert proc.returncode == 0, log.read_text()[-3000:]
+            part = json.loads(results.read_text())
+            out = part if out is None else {**out, "runs": out["runs"] + part["runs"]}
         dropped = [server.admin("DELETE", f"/episodes/{r['task_info']['episode_id']}", raw=True).status_code
                    for r in out["runs"] if "task_info" in r]
         return {**out, "dropped": dropped, "server_errors": server.server_errors(), "server_url": server.url}
@@ -152,7 +163,7 @@ def play_plan(bgym_python, folder: Path, runs: list[dict], prefix: tuple = (), d
 
 @pytest.fixture(scope="module")
 def played(bgym_python, tmp_path_factory):
-    return play_plan(bgym_python, tmp_path_factory.mktemp("browsergym"), plan_runs())
+    return play_plan(bgym_python, tmp_path_factory.mktemp("browsergym"), plan_runs(), players=3)
 
 
 def test_the_venv_runs_browsergym_s_own_playwright(bgym_python):
