@@ -49,3 +49,17 @@ def test_an_unchanged_page_is_observed_once_and_every_change_is_seen(portal):
     actions.execute("goto", {"url": "/procore/invoicing"})  # a new document, the same URL as before
     reloaded = actions.observe()
     assert page.walks == 4 and "no invoice is named this" not in reloaded["axtree"]
+
+
+def test_a_list_page_reaches_the_agent_whole_rows_filters_and_pager(portal):
+    """The agent's tree of a 25-row Procore list holds every row's invoice link, the filters and
+    the pager; read-only structure (cells, rows) carries no ref, what can be acted on does."""
+    portal.goto("/procore/invoicing")
+    tree = BrowserActions(portal.page, portal.base_url).observe()["axtree"]
+    rows = portal.page.locator("table tbody tr").count()
+    assert rows == 25 and "left out here" not in tree
+    assert tree.count("[bid=invoice-") >= rows * 4  # project, invoice, company, commitment links
+    assert 'searchbox "Search invoices" [ref=' in tree and "[bid=page-next]" in tree
+    assert "records · page 1 of" in tree
+    assert not any(line.lstrip("- '").startswith(("cell", "row ", "row:")) and "[ref=" in line
+                   for line in tree.splitlines())

@@ -148,3 +148,50 @@ def test_screenshot_is_an_rgb_array():
     Image.new("RGBA", (7, 3), (10, 20, 30, 255)).save(buffer, format="PNG")
     shot = screenshot_array(buffer.getvalue())
     assert shot.shape == (3, 7, 3) and shot.dtype == np.uint8 and tuple(shot[1, 2]) == (10, 20, 30)
+
+
+TREE = """- generic [active] [ref=e1]:
+  - main [ref=e14]:
+    - heading "Invoicing" [level=1] [ref=e16]
+    - generic "Select a Project" [ref=e8] [bid=nav-project-picker] [cursor=pointer]
+    - 'columnheader "Invoice #" [ref=e40]':
+      - 'link "Invoice #" [ref=e41] [bid=sort-invoice] [cursor=pointer]':
+        - /url: /p?sort=invoice
+    - row [ref=e60]:
+      - cell "$63,257.79" [ref=e71]
+      - cell [ref=e77]:
+        - button "Re-sync invoice WE-1 to ERP" [ref=e79] [cursor=pointer]
+        - textbox "Note" [ref=e80]"""
+
+
+def test_the_agent_s_tree_drops_refs_of_read_only_structure_and_keeps_every_text():
+    from agent.llm.observe import compact
+
+    assert compact(TREE).splitlines() == [
+        "- generic [active]:",
+        "  - main:",
+        '    - heading "Invoicing" [level=1]',
+        '    - generic "Select a Project" [ref=e8] [bid=nav-project-picker]',  # marked: clickable
+        "    - 'columnheader \"Invoice #\"':",
+        "      - 'link \"Invoice #\" [ref=e41] [bid=sort-invoice]':",
+        "        - /url: /p?sort=invoice",
+        "    - row:",
+        '      - cell "$63,257.79"',
+        "      - cell:",
+        '        - button "Re-sync invoice WE-1 to ERP" [ref=e79]',
+        '        - textbox "Note" [ref=e80]']
+
+
+def test_a_tree_too_long_loses_lines_from_its_middle_and_says_how_many():
+    from agent.llm.observe import cut_to_fit
+
+    lines = [f"- row: line {i:04d}" for i in range(2000)]
+    tree = "\n".join(lines)
+    assert cut_to_fit(tree, limit=len(tree)) == tree
+    cut = cut_to_fit(tree, limit=4000, tail=1000).splitlines()
+    note = next(line for line in cut if "left out here" in line)
+    kept = [line for line in cut if line != note]
+    assert len("\n".join(cut)) <= 4000 + len(note) + 1
+    assert kept[0] == lines[0] and kept[-1] == lines[-1]  # its head and its end (the pager)
+    assert all(line in lines for line in kept)  # whole lines only
+    assert note.startswith(f"… [{2000 - len(kept)} lines of this page left out here")

@@ -47,7 +47,10 @@ BUTTONS = ("left", "middle", "right")
 MODIFIERS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
 # Actions after which the page may be another one (a link, a submit, Enter in a form, history).
 MOVES = ("click", "dblclick", "press", "keyboard_press", "keyboard_type", "go_back", "go_forward")
-AXTREE_LIMIT = 12000
+# The newest page is the only one a model gets in full (older ones are elided), so a list page of
+# 25 rows, its filters and its pager fit whole: about 10,000 tokens at most.
+AXTREE_LIMIT = 40000
+AXTREE_TAIL = 4000  # what a longer tree keeps of its end: the pager, totals and the page's actions
 ACTION_TIMEOUT_MS = 5000
 REF = re.compile(r"(f[0-9]{1,4})?e[0-9]{1,6}")  # Playwright's refs; later documents get an "f2" prefix
 BID = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.-]{0,159}")
@@ -132,6 +135,55 @@ def _key(role: str, name: str) -> tuple:
     return role, re.sub(r"\s+", "", name)  # spacing around CSS-generated text differs; words do not
 
 
+# Roles whose elements are read, not acted on: their refs are left out of the tree an agent gets
+# (an element of them with a stable id, or one the pointer can click, keeps its ref).
+STRUCTURE = frozenset("""article banner blockquote caption cell code columnheader complementary contentinfo
+definition deletion emphasis figure form generic group heading img insertion list listitem main mark
+navigation note paragraph region row rowgroup rowheader search status strong subscript superscript table
+term text time""".split())
+STRUCTURE_REF = re.compile(r'^(\s*- \'?)([a-z]+)\b(.*?) \[ref=[a-z0-9]+\]')
+
+
+def compact(tree: str) -> str:
+    """The aria snapshot without what costs an agent tokens and tells it nothing: the refs of
+    table cells, rows, headings and other read-only structure (their text stays), and the
+    `[cursor=pointer]` that every link and button carries."""
+    out = []
+    for line in tree.splitlines():
+        line = line.replace(" [cursor=pointer]", "")
+        match = STRUCTURE_REF.match(line)
+        if match and match.group(2) in STRUCTURE and "[bid=" not in line:
+            line = match.group(1) + match.group(2) + match.group(3) + line[match.end():]
+        out.append(line)
+    return "\n".join(out)
+
+
+def cut_to_fit(tree: str, limit: int = AXTREE_LIMIT, tail: int = AXTREE_TAIL) -> str:
+    """A tree longer than `limit` loses whole lines from its middle, not its end: the agent still
+    sees the page's head (filters, the first rows) and its end (the pager, totals), and is told
+    how many lines it does not see and how to see them."""
+    if len(tree) <= limit:
+        return tree
+    lines = tree.splitlines()
+    head, used = [], 0
+    for line in lines:
+        if used + len(line) + 1 > limit - tail:
+            break
+        head.append(line)
+        used += len(line) + 1
+    end, used = [], 0
+    for line in reversed(lines[len(head):]):
+        if used + len(line) + 1 > tail:
+            break
+        end.append(line)
+        used += len(line) + 1
+    end.reverse()
+    hidden = len(lines) - len(head) - len(end)
+    note = (f"… [{hidden} lines of this page left out here; filter, sort or page the list, "
+            "or open a record, to see them]")
+    return "\n".join([*head, note, *end])
+
+
 def with_bids(tree: str, marked: list) -> str:
     """Write each marked element's stable id after its ref in the aria snapshot.
 
@@ -207,8 +259,7 @@ class BrowserActions:
             except Exception:
                 self._last = None
                 self.settle()
-        if len(tree) > AXTREE_LIMIT:
-            tree = tree[:AXTREE_LIMIT] + "\n… [page cut short; scroll or follow a link or filter]"
+        tree = cut_to_fit(compact(tree))
         obs = {"url": self.page.url, "title": self._title() if title is None else title, "axtree": tree}
         if screenshot:
             obs["screenshot"] = base64.b64encode(self.page.screenshot(type="png")).decode()
