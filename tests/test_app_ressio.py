@@ -83,3 +83,24 @@ def test_the_purchase_orders_list_shows_the_quickbooks_sync_status(client, env):
     rows = env.call("ressio.purchase_orders.list", {"project_number": "1042", "per_page": 100})["items"]
     assert {r["erp_status"] for r in rows} <= {"synced", "not_synced"}
     assert "QuickBooks Sync" not in client.get("/redteam/projects/1042/commitments").get_data(as_text=True)
+
+
+def test_a_client_change_order_s_buttons_refuse_with_the_form_kept_apply_and_stage(client, env, episode):
+    """The change order page's forms: a hold without a reason is refused on the page itself (422,
+    the note typed kept) and changes nothing; a hold with one is saved and the browser is sent
+    back to the record; "Send to client" stages the request and changes nothing."""
+    [order] = env.call("ressio.client_change_orders.list", {"project_number": "4012", "per_page": 1})["items"]
+    page = f"/ressio/projects/4012/change-orders/{order['number']}"
+    before = episode.snapshot()
+    refused = post_form(client, page + "/hold", {"reason": "", "note": "kept note"})
+    assert refused.status_code == 422 and "kept note" in refused.get_data(as_text=True)
+    assert episode.snapshot() == before
+    held = post_form(client, page + "/hold", {"reason": "Amount differs", "note": "lines do not add up"})
+    assert held.status_code == 302 and held.headers["Location"].endswith(page)
+    assert env.call("ressio.client_change_order.get", {"project_number": "4012", "number": order["number"]}
+                    )["budget_status"] != order["budget_status"]
+    after_hold = episode.snapshot()
+    sent = post_form(client, page + "/send", {})
+    assert sent.status_code == 200 and "approval" in sent.get_data(as_text=True).lower()
+    assert episode.snapshot() == after_hold
+    assert post_form(client, "/ressio/projects/4012/change-orders/CO-NOPE/hold", {"reason": "Other"}).status_code == 404

@@ -1,10 +1,10 @@
 """Helpers every portal blueprint uses: call a service as the bound browser, render with the skin."""
 from __future__ import annotations
 
-from flask import render_template, request
+from flask import flash, redirect, render_template, request
 
 from .dispatch import call_service, record_refused
-from .errors import ToolError
+from .errors import NotFound, ToolError
 from .registry import AppSpec
 from .web import current_episode
 
@@ -47,3 +47,29 @@ def render(spec: AppSpec, template: str, status: int = 200, **context):
 def form_error(err: ToolError) -> dict:
     """Errors keyed by field for a form re-render; general ones under "_form"."""
     return {err.field or "_form": err.message}
+
+
+def ui_form_post(spec: AppSpec, service_name: str, args: dict, *, page, done_message, back: str):
+    """A form's action: run the service; refused, `page(422, errors=..., form=...)` shows the
+    form again with its error and what was typed; done, the message is flashed and the browser
+    is sent `back` (post/redirect/get). A record that does not exist stays a 404."""
+    try:
+        done = ui_call(spec, service_name, args)
+    except NotFound:
+        raise
+    except ToolError as err:
+        return page(422, errors=form_error(err), form=dict(request.form))
+    flash(done_message(done), "ok")
+    return redirect(back)
+
+
+def ui_stage(spec: AppSpec, service_name: str, args: dict, *, page):
+    """A guarded button: the service stages the request for a person, and `page` shows the record
+    again with the pending banner, or with why it was refused (422). A missing record: 404."""
+    try:
+        staged = ui_call(spec, service_name, args)
+    except NotFound:
+        raise
+    except ToolError as err:
+        return page(422, refused=err.message)
+    return page(pending=staged)

@@ -5,12 +5,13 @@ registered only when the manifest lists its screen.
 """
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, request, url_for
+from functools import partial
 
-from portals.core.errors import NotFound, ToolError
+from flask import Blueprint, request, url_for
+
 from portals.core.registry import AppSpec
 from portals.core.ui import listing, render_view
-from portals.core.views import form_error, list_args, ui_call
+from portals.core.views import list_args, ui_call, ui_form_post, ui_stage
 
 from .client_changes import HOLD_REASONS
 
@@ -54,14 +55,10 @@ def register_client_changes(bp: Blueprint, spec: AppSpec, route) -> None:
 
     def act(project_number, number, service, args, done_message):
         project(project_number)
-        try:
-            done = ui_call(spec, service, {"project_number": project_number, "number": number, **args})
-        except NotFound:
-            raise
-        except ToolError as err:
-            return order_page(project_number, number, 422, errors=form_error(err), form=dict(request.form))
-        flash(done_message(done), "ok")
-        return redirect(url_for(".client_change_order", project_number=project_number, number=number))
+        return ui_form_post(spec, service, {"project_number": project_number, "number": number, **args},
+                            page=partial(order_page, project_number, number),
+                            done_message=done_message,
+                            back=url_for(".client_change_order", project_number=project_number, number=number))
 
     @route("/projects/<project_number>/change-orders/<number>/apply", "client_change_orders", methods=("POST",))
     def apply_change_order(project_number, number):
@@ -77,10 +74,5 @@ def register_client_changes(bp: Blueprint, spec: AppSpec, route) -> None:
     @route("/projects/<project_number>/change-orders/<number>/send", "client_change_orders", methods=("POST",))
     def send_change_order(project_number, number):
         project(project_number)
-        try:
-            staged = ui_call(spec, "send_client_change_order", {"project_number": project_number, "number": number})
-        except NotFound:
-            raise
-        except ToolError as err:
-            return order_page(project_number, number, 422, refused=err.message)
-        return order_page(project_number, number, pending=staged)
+        return ui_stage(spec, "send_client_change_order", {"project_number": project_number, "number": number},
+                        page=partial(order_page, project_number, number))

@@ -6,12 +6,14 @@ invoice and a bid package's RFQ are guarded: the button stages the request and s
 """
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, abort, flash, redirect, request, url_for
 
 from portals.core.errors import NotFound, ToolError
 from portals.core.registry import AppSpec
 from portals.core.ui import listing, render_view
-from portals.core.views import form_error, list_args, ui_call
+from portals.core.views import form_error, list_args, ui_call, ui_form_post, ui_stage
 
 # column key on the page -> (row field, kind)
 PIPELINE_SORT = {"number": ("project_number", "text"), "name": ("name", "text"), "stage": ("stage", "text"),
@@ -171,15 +173,11 @@ def register_finance(bp: Blueprint, spec: AppSpec, route) -> None:
     def review_eapp(project_number, requisition_id):
         form = {k: request.form.get(k, "") for k in ("decision", "approved_amount", "note")}
         args = {"requisition_id": requisition_id, **{k: v for k, v in form.items() if v.strip()}}
-        try:
-            done = ui_call(spec, "review_eapp", args)
-        except NotFound:
-            raise
-        except ToolError as err:
-            return eapp_page(project_number, requisition_id, 422, errors=form_error(err), form=form)
-        word = "approved" if done["status"] == "approved" else "returned to revise and resubmit"
-        flash(f"eApp {done['invoice_number']} was {word}.", "ok")
-        return redirect(url_for(".eapp", project_number=project_number, requisition_id=requisition_id))
+        return ui_form_post(
+            spec, "review_eapp", args, page=partial(eapp_page, project_number, requisition_id),
+            done_message=lambda done: f"eApp {done['invoice_number']} was "
+                                      + ("approved." if done["status"] == "approved" else "returned to revise and resubmit."),
+            back=url_for(".eapp", project_number=project_number, requisition_id=requisition_id))
 
     def vendor_invoice_list(project_number=None):
         project = _project(spec, project_number) if project_number else None
@@ -245,13 +243,8 @@ def register_finance(bp: Blueprint, spec: AppSpec, route) -> None:
     @route("/projects/<project_number>/customer-invoices/<number>/send", "customer_invoices", methods=("POST",))
     def send_customer_invoice(project_number, number):
         _project(spec, project_number)
-        try:
-            staged = ui_call(spec, "submit_customer_invoice", {"number": number})
-        except NotFound:
-            raise
-        except ToolError as err:
-            return invoice_page(project_number, number, 422, refused=err.message)
-        return invoice_page(project_number, number, pending=staged)
+        return ui_stage(spec, "submit_customer_invoice", {"number": number},
+                        page=partial(invoice_page, project_number, number))
 
     @route("/projects/<project_number>/customer-invoices/new", "customer_invoices", methods=("GET", "POST"))
     def new_customer_invoice(project_number):
@@ -293,13 +286,7 @@ def register_finance(bp: Blueprint, spec: AppSpec, route) -> None:
 
     @route("/bid-packages/<number>/send-rfq", "bid_packages", methods=("POST",))
     def send_rfq(number):
-        try:
-            staged = ui_call(spec, "send_rfq", {"number": number})
-        except NotFound:
-            raise
-        except ToolError as err:
-            return package_page(422, refused=err.message)
-        return package_page(pending=staged)
+        return ui_stage(spec, "send_rfq", {"number": number}, page=package_page)
 
     @route("/vendors", "vendors")
     def vendors():

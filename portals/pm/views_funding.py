@@ -5,12 +5,13 @@ and shows the banner. Each view is registered only when the manifest lists its s
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from functools import partial
 
-from portals.core.errors import NotFound, ToolError
+from flask import Blueprint, abort, request, url_for
+
 from portals.core.registry import AppSpec
 from portals.core.ui import listing, render_view
-from portals.core.views import form_error, list_args, ui_call
+from portals.core.views import list_args, ui_call, ui_form_post, ui_stage
 
 INVOICE_SORT = {"date": ("invoice_date", "date"), "vendor": ("vendor", "text"), "invoice": ("invoice_number", "text"),
                 "cost_code": ("cost_code", "text"), "status": ("status", "text"), "amount": ("amount", "money")}
@@ -61,14 +62,9 @@ def register_funding(bp: Blueprint, spec: AppSpec, route) -> None:
 
     def act(project_number, invoice_id, service, args, done_message):
         project(project_number)
-        try:
-            done = ui_call(spec, service, {"vendor_invoice_id": invoice_id, **args})
-        except NotFound:
-            raise
-        except ToolError as err:
-            return invoice_page(project_number, invoice_id, 422, errors=form_error(err), form=dict(request.form))
-        flash(done_message(done), "ok")
-        return redirect(url_for(".vendor_invoice", project_number=project_number, invoice_id=invoice_id))
+        return ui_form_post(spec, service, {"vendor_invoice_id": invoice_id, **args},
+                            page=partial(invoice_page, project_number, invoice_id), done_message=done_message,
+                            back=url_for(".vendor_invoice", project_number=project_number, invoice_id=invoice_id))
 
     @route("/projects/<project_number>/invoices/<int:invoice_id>/approve", "invoice_approvals", methods=("POST",))
     def approve_invoice(project_number, invoice_id):
@@ -118,10 +114,5 @@ def register_funding(bp: Blueprint, spec: AppSpec, route) -> None:
     @route("/projects/<project_number>/packages/<number>/submit", "application_packages", methods=("POST",))
     def submit_package(project_number, number):
         project(project_number)
-        try:
-            staged = ui_call(spec, "submit_application_package", {"number": number})
-        except NotFound:
-            raise
-        except ToolError as err:
-            return package_page(project_number, number, 422, refused=err.message)
-        return package_page(project_number, number, pending=staged)
+        return ui_stage(spec, "submit_application_package", {"number": number},
+                        page=partial(package_page, project_number, number))
