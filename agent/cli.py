@@ -488,6 +488,9 @@ def serve(port, host, recordings, idle_hours, max_body_bytes, max_json_depth, ma
         shown_token = "given" if private_token else private_host.token
         click.echo(f"Private split {world.salt_id}: {len(world.tasks)} instances at {server.url}/private/instances "
                    f"(participant token: {shown_token}); graded runs are written to {private_host.results / 'runs'}")
+    from .serving import calm_garbage_collector
+
+    calm_garbage_collector()  # what the server holds from now on is out of the collector's walks
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -157,6 +157,25 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+GC_YOUNG_THRESHOLD = 20_000  # allocations between young collections (CPython's default: 700)
+
+
+def calm_garbage_collector() -> None:
+    """Keep the cyclic garbage collector's pauses out of page latency.
+
+    The objects the server holds for good (the apps, compiled templates, the seeded templates'
+    rows) are moved out of the collector's sight (gc.freeze), so no collection walks them again,
+    and young collections run every 20,000 allocations instead of 700, so that rendering one list
+    page (tens of thousands of short-lived objects) does not set off the older generations' walks
+    in the middle of it. Measured with 16 paced agents: p99 from 10-65 ms down to 7-11 ms, p50
+    unchanged (docs/serving.md). Called before gunicorn forks, so its worker starts this way."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 100)
+
+
 M_ARENA_MAX = -8  # glibc's mallopt parameter
 
 
