@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from agent.browser import settle
 from portals.core.environment import Environment
@@ -92,8 +93,12 @@ def test_markup_typed_into_every_form_never_runs(watched, live_server, e2e_episo
             send(submit, filled)  # swapped in place: wait for htmx to land it
             settle(page)
         else:
-            with page.expect_navigation():
-                send(submit, filled)
+            try:  # a person's form post: on a loaded 2-core machine it has taken over 15 s
+                with page.expect_navigation(timeout=45000):
+                    send(submit, filled)
+            except PlaywrightTimeout as err:
+                raise AssertionError(f"{app}: submitting {form.action} on {form.page} did not load a page "
+                                     f"(now at {page.url})") from err
         assert not ran(page), f"{form.action}: typed markup ran"
     assert not problems, problems
 
