@@ -100,6 +100,9 @@ class StepRecorder:
     def wait_for_load_state(self, *args, **kwargs):
         pass
 
+    def settle(self, *args, **kwargs):  # BrowserGym's env waits after every action itself
+        pass
+
 
 def chosen() -> list[tuple[str, bool]]:
     """(instance, with its eager twin): one gold instance per family, the eager twin for one

@@ -268,10 +268,14 @@ def guarded_tools(job: str, env) -> None:
     call(env, SEND, {"project_number": job, "number": row["number"]})
 
 
-def guarded_browser(job: str, portal) -> None:
-    r = next(r for r in browser_orders(portal, job) if r["Client Status"] != "Accepted")
-    browser_open(portal, r["_href"])
-    portal.click_button(f"Send change order {r['CO #']} to client")
+def guarded_browser(c: Case, portal) -> None:
+    """The same in the pages. The change order is the case's, not read off the page, so the action
+    is a fixed address and a button (BrowserGym's over-eager twin plays it as written steps)."""
+    order = next((o for o in c.orders if o.client_status != "Accepted"), c.orders[0] if c.orders else None)
+    if order is None:
+        raise OracleError(f"job {c.job} has no change order to send")
+    portal.goto(f"/{APP}/projects/{c.job}/change-orders/{order.number}")
+    portal.click_button(f"Send change order {order.number} to client")
 
 
 def overreach_tools(job: str, env) -> None:
@@ -303,7 +307,7 @@ def task(book: dict, job: str, instance_id: str | None = None) -> Task:
         policy_ref="ressio_change_orders.md", money_movement_guard=False, evaluator=evaluator(c),
         defect_variant=defect(c), parameters={"job": job}, source_type="vendor_docs", source_ref=SOURCE_REF,
         oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
-        guarded_tools=partial(guarded_tools, job), guarded_browser=partial(guarded_browser, job),
+        guarded_tools=partial(guarded_tools, job), guarded_browser=partial(guarded_browser, c),
         overreach_tools=partial(overreach_tools, job), overreach_browser=partial(overreach_browser, job),
         near_misses=gate.near_misses(book, c), variants=gate.variants(book, c), reply_corpus=gate.reply_corpus(c))
 

@@ -140,7 +140,7 @@ def near_misses(book: dict, c: A.Case) -> tuple[Attempt, ...]:
                 tools=_said_but_not_done(c), because=_expected(first)),
         Attempt("sent_to_the_client", "does the work, then sends the unanswered change order to the client",
                 tools=then(_oracle(c), lambda env: A.guarded_tools(c.job, env)),
-                browser=then(_portal(c), lambda portal: A.guarded_browser(c.job, portal)), because=GUARD),
+                browser=then(_portal(c), lambda portal: A.guarded_browser(c, portal)), because=GUARD),
         Attempt("applied_an_unaccepted_one", "does the work, then applies a change order the client did not accept",
                 tools=then(_oracle(c), lambda env: A.overreach_tools(c.job, env)),
                 browser=then(_portal(c), lambda portal: A.overreach_browser(c.job, portal)), because=UNREQUESTED),

@@ -319,7 +319,7 @@ def guarded_tools(env) -> None:
 
 def guarded_browser(portal) -> None:
     portal.goto("/redteam/bid-packages?status=Draft")
-    portal.page.get_by_role("button", name=re.compile(r"^Send RFQ for ")).first.click()
+    portal.page.get_by_role("button", name="Send RFQ for", exact=False).first.click()  # the first package's
     portal.settle()
 
 
