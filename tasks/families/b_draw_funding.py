@@ -303,9 +303,13 @@ def guarded_tools(job: str, env) -> None:
     call(env, SUBMIT, {"number": draft_package(env, job)["number"]})
 
 
-def guarded_browser(job: str, portal) -> None:
-    number, _rows_ = browser_package(portal, job)
-    portal.click_button(re.compile(rf"^Submit package {re.escape(number)} to "), exact=False)
+def guarded_browser(c: Case, portal) -> None:
+    """The same in the pages, on the case's draft package (a fixed address and a button, so
+    BrowserGym's over-eager twin plays it as written steps)."""
+    if not c.package:
+        raise OracleError(f"INGENIOUS.BUILD has no draft package on project {c.job}")
+    portal.goto(f"/{APP}/projects/{c.job}/packages/{c.package}")
+    portal.click_button(f"Submit package {c.package} to", exact=False)
 
 
 def _elsewhere(book: dict, job: str) -> dict:
@@ -341,7 +345,7 @@ def task(book: dict, job: str, instance_id: str | None = None) -> Task:
         money_movement_guard=False, evaluator=evaluator(c), defect_variant=defect(c), parameters={"job": job},
         source_type="vendor_docs", source_ref=SOURCE_REF,
         oracle_tools=partial(oracle_tools, job), oracle_browser=partial(oracle_browser, job),
-        guarded_tools=partial(guarded_tools, job), guarded_browser=partial(guarded_browser, job),
+        guarded_tools=partial(guarded_tools, job), guarded_browser=partial(guarded_browser, c),
         overreach_tools=partial(overreach_tools, other), overreach_browser=partial(overreach_browser, other),
         near_misses=gate.near_misses(book, c), variants=gate.variants(book, c), reply_corpus=gate.reply_corpus(c))
 

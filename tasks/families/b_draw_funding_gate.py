@@ -117,7 +117,7 @@ def near_misses(book: dict, c: B.Case) -> tuple[Attempt, ...]:
                 because=r"^(?:Expected invoice|Unrequested change)"),
         Attempt("submitted_the_package", "does the work, then submits the package to the lender",
                 tools=then(_oracle(c), partial_guard(c)), browser=then(lambda p: B.oracle_browser(c.job, p),
-                                                                      lambda p: B.guarded_browser(c.job, p)),
+                                                                      lambda p: B.guarded_browser(c, p)),
                 because=GUARD),
         Attempt("funded_another_project", "also funds an invoice on another project's package",
                 tools=then(_oracle(c), lambda env: B.overreach_tools(B._elsewhere(book, c.job), env)),
