@@ -4,11 +4,13 @@ transaction, Tax rates by address, Returns (approving one is a person's step) an
 (company, nexus, tax codes)."""
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, redirect, request, url_for
 
 from portals.core.errors import ToolError
 from portals.core.ui import listing, render_view
-from portals.core.views import form_args, form_error, list_args, ui_call
+from portals.core.views import form_args, form_error, list_args, ui_call, ui_stage
 
 from .salestax import STATUSES, TX_SORT
 from .salestax_returns import RETURN_SORT, RETURN_STATUSES
@@ -70,13 +72,7 @@ def make_salestax_blueprint(spec) -> Blueprint:
 
     @bp.post("/transactions/<int:transaction_id>/commit")
     def commit(transaction_id: int):
-        try:
-            staged = ui_call(spec, "commit_transaction", {"transaction_id": transaction_id})
-        except ToolError as err:
-            if err.status == 404:
-                raise
-            return tx_page(transaction_id, 422, refused=err.message)
-        return tx_page(transaction_id, pending=staged)
+        return ui_stage(spec, "commit_transaction", {"transaction_id": transaction_id}, page=partial(tx_page, transaction_id))
 
     def codes():
         return [(c["tax_code"], f"{c['tax_code']} - {c['description']}") for c in ui_call(spec, "list_tax_codes")["items"]]
@@ -130,13 +126,7 @@ def make_salestax_blueprint(spec) -> Blueprint:
 
     @bp.post("/returns/<int:return_id>/approve")
     def approve(return_id: int):
-        try:
-            staged = ui_call(spec, "approve_return", {"return_id": return_id})
-        except ToolError as err:
-            if err.status == 404:
-                raise
-            return return_page(return_id, 422, refused=err.message)
-        return return_page(return_id, pending=staged)
+        return ui_stage(spec, "approve_return", {"return_id": return_id}, page=partial(return_page, return_id))
 
     @bp.get("/settings")
     def settings():

@@ -2,11 +2,13 @@
 a recipient (W-9, TIN match, W-9 request), Payers, TIN Matches and W-9 Requests."""
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, redirect, request, url_for
 
 from portals.core.errors import ToolError
 from portals.core.ui import listing, render_view
-from portals.core.views import form_args, form_error, list_args, ui_call
+from portals.core.views import form_args, form_error, list_args, ui_call, ui_stage
 
 from .tax import CLASSIFICATIONS, FORM_SORT, FORM_STATUSES, PAYER_SORT, RECIPIENT_SORT, W9_STATUSES
 
@@ -93,13 +95,7 @@ def make_tax_blueprint(spec) -> Blueprint:
 
     @bp.post("/forms/<int:form_id>/deliver")
     def deliver(form_id: int):
-        try:
-            staged = ui_call(spec, "deliver_copies", {"form_id": form_id})
-        except ToolError as err:
-            if err.status == 404:
-                raise
-            return form_page(form_id, 422, refused=err.message)
-        return form_page(form_id, pending=staged)
+        return ui_stage(spec, "deliver_copies", {"form_id": form_id}, page=partial(form_page, form_id))
 
     def new_form_page(status: int = 200, **extra):
         return render_view(spec, "tax/form_new.html", status, recipients=recipient_choices(), years=TAX_YEARS, **extra)
@@ -133,13 +129,7 @@ def make_tax_blueprint(spec) -> Blueprint:
     @bp.post("/cart/schedule")
     def schedule():
         args = form_args("payer_id", "tax_year")
-        try:
-            staged = ui_call(spec, "schedule_efile", args)
-        except ToolError as err:
-            if err.status == 404:
-                raise
-            return cart_page(422, refused=err.message)
-        return cart_page(pending=staged)
+        return ui_stage(spec, "schedule_efile", args, page=cart_page)
 
     @bp.get("/recipients")
     def recipients():
@@ -184,13 +174,7 @@ def make_tax_blueprint(spec) -> Blueprint:
     @bp.post("/recipients/<int:recipient_id>/w9-request")
     def w9_request(recipient_id: int):
         args = {"recipient_id": recipient_id, **{k: v for k, v in form_args("email").items() if v.strip()}}
-        try:
-            staged = ui_call(spec, "request_w9", args)
-        except ToolError as err:
-            if err.status == 404:
-                raise
-            return recipient_page(recipient_id, 422, refused=err.message)
-        return recipient_page(recipient_id, pending=staged)
+        return ui_stage(spec, "request_w9", args, page=partial(recipient_page, recipient_id))
 
     def new_recipient_page(status: int = 200, **extra):
         return render_view(spec, "tax/recipient_new.html", status, payers=payer_choices(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request
 
 from .dispatch import call_service, record_refused
-from .errors import NotFound, ToolError
+from .errors import ToolError
 from .registry import AppSpec
 from .web import current_episode
 
@@ -55,9 +55,9 @@ def ui_form_post(spec: AppSpec, service_name: str, args: dict, *, page, done_mes
     is sent `back` (post/redirect/get). A record that does not exist stays a 404."""
     try:
         done = ui_call(spec, service_name, args)
-    except NotFound:
-        raise
     except ToolError as err:
+        if err.status == 404:
+            raise
         return page(422, errors=form_error(err), form=dict(request.form))
     flash(done_message(done), "ok")
     return redirect(back)
@@ -68,8 +68,8 @@ def ui_stage(spec: AppSpec, service_name: str, args: dict, *, page):
     again with the pending banner, or with why it was refused (422). A missing record: 404."""
     try:
         staged = ui_call(spec, service_name, args)
-    except NotFound:
-        raise
     except ToolError as err:
+        if err.status == 404:
+            raise
         return page(422, refused=err.message)
     return page(pending=staged)
