@@ -253,13 +253,12 @@ class BrowserActions:
                     break
                 # The marked elements are read first, in the same call as the count of changes: a
                 # settled page does not change between that call and the walk.
-                tree = with_bids(self.page.aria_snapshot(mode="ai"), state["marked"] or [])
+                tree = cut_to_fit(compact(with_bids(self.page.aria_snapshot(mode="ai"), state["marked"] or [])))
                 self._last = (key, tree)  # the version read before the walk: never newer than it
                 break
             except Exception:
                 self._last = None
                 self.settle()
-        tree = cut_to_fit(compact(tree))
         obs = {"url": self.page.url, "title": self._title() if title is None else title, "axtree": tree}
         if screenshot:
             obs["screenshot"] = base64.b64encode(self.page.screenshot(type="png")).decode()
