@@ -51,13 +51,16 @@ SETTLE_TRACKER = """(() => {
     if (m) s.quietUntil = Math.max(s.quietUntil, Date.now() + Number(m[1]) * (m[2] === 's' ? 1000 : 1) + 50);
   });
   window.addEventListener('load', () => { bump(); wake(); });
+  // Back or forward to a URL htmx pushed: the portals keep no copy of earlier pages
+  // (hx-history="false"), so htmx reloads it and this document is on its way out.
+  window.addEventListener('popstate', e => { if (e.state && e.state.htmx) { s.leaving = true; bump(); } });
   new MutationObserver(() => { bump(); wake(); }).observe(document, {subtree: true, childList: true, attributes: true,
                                                characterData: true});
 })()"""
 SETTLED = """() => {
   const s = window.__cfabSettle;
   return document.readyState === 'complete'
-    && (!s || (s.inflight.size === 0 && !s.armed && Date.now() >= s.quietUntil))
+    && (!s || (s.inflight.size === 0 && !s.armed && !s.leaving && Date.now() >= s.quietUntil))
     && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling');
 }"""
 # Resolves once the page is settled (at once if it already is), woken by the tracker's events

@@ -71,9 +71,14 @@ def test_paging_swaps_the_next_page_in_place(portal):
     assert second and second != first_page and not set(second) & set(first_page)
     assert "page=2" in portal.page.url
     assert "page 2 of" in portal.page.locator(".pager").inner_text()
-    portal.page.go_back()  # htmx keeps the history: back is the first page again
+    # back is the first page again, loaded afresh: the browser keeps no copy of an earlier page
+    # that a write since would have made stale
+    assert portal.page.evaluate("() => sessionStorage.getItem('htmx-history-cache')") is None
+    document = portal.page.evaluate("() => window.__cfabSettle.doc")
+    portal.page.go_back()
     settle(portal.page)
     assert "page=2" not in portal.page.url and rows(portal.page) == first_page
+    assert portal.page.evaluate("() => window.__cfabSettle.doc") != document
 
 
 def test_sorting_by_a_column_both_ways(portal):
