@@ -26,6 +26,7 @@ BID = "bid"  # browsergym.core.constants.BROWSERGYM_ID_ATTRIBUTE: BrowserGym mar
 LOCATOR_MAKERS = {"locator", "get_by_role", "get_by_label", "get_by_text", "get_by_placeholder",
                   "get_by_title", "get_by_alt_text", "get_by_test_id", "filter", "nth"}
 LOCATOR_PROPERTIES = {"first", "last"}
+IDEMPOTENT = ("fill(", "select_option(", "check(")  # setting the same value again sets it once
 DOCUMENT = "() => performance.timeOrigin"  # a new value per document: tells a page load from none
 
 
@@ -116,19 +117,28 @@ class GymPortal:
     def real_page(self):
         return self.env.unwrapped.page
 
-    def act(self, action: str) -> dict:
-        """Send one BrowserGym action; its observation. A failed action is an OracleActionError."""
+    def act(self, action: str, tries: int = 3) -> dict:
+        """Send one BrowserGym action; its observation. A failed action is an OracleActionError.
+
+        BrowserGym gives an action 500 ms: on a loaded machine typing into a field can take
+        longer. A field's value, a choice or a tick set again is set once, so those are sent
+        again (up to `tries` times in all); a click that timed out is never repeated."""
         if self.terminated:
             raise OracleActionError(f"the episode ended before {action}")
-        before = document_id(self.real_page)
-        self.actions.append(action)
-        self.obs, self.reward, self.terminated, _truncated, self.info = self.env.step(action)
-        error = self.obs.get("last_action_error") or ""
-        if error:
-            if not spurious_timeout(error, before, self.real_page):
+        for attempt in range(1, tries + 1):
+            before = document_id(self.real_page)
+            self.actions.append(action)
+            self.obs, self.reward, self.terminated, _truncated, self.info = self.env.step(action)
+            error = self.obs.get("last_action_error") or ""
+            if not error:
+                return self.obs
+            if spurious_timeout(error, before, self.real_page):
+                self.slow_navigations.append(action)
+                return self.obs
+            if not (error.startswith("TimeoutError") and action.startswith(IDEMPOTENT) and attempt < tries
+                    and not self.terminated):
                 raise OracleActionError(f"{action} on {self.obs['url']}: {error[:300]}")
-            self.slow_navigations.append(action)
-        return self.obs
+        raise AssertionError("unreachable: the last try returns or raises")
 
     def bid_of(self, locator, tries: int = 3) -> str:
         """BrowserGym's bid for the one element the locator names (strict, as Playwright's acts
