@@ -18,7 +18,7 @@ import time
 import gymnasium as gym
 
 import agent.browsergym as cfab_bgym
-from agent.browsergym.oracle import IDEMPOTENT, document_id, play_oracle, spurious_timeout
+from agent.browsergym.oracle import document_id, play_oracle, spurious_timeout, typing_timed_out
 
 SKIP_ROLES = {"StaticText", "LabelText", "InlineTextBox", "generic", "none", "paragraph", "cell",
               "gridcell", "rowheader", "columnheader", "row", "listitem", "heading", "option"}
@@ -127,7 +127,7 @@ def play(run: dict, base: str, action_set) -> dict:
                 before = document_id(env.unwrapped.page)
                 obs, reward, terminated, truncated, info = env.step(action)
             for _ in range(2):  # typing that took longer than BrowserGym's 500 ms: type it again
-                if not (obs["last_action_error"].startswith("TimeoutError") and action.startswith(IDEMPOTENT)):
+                if not typing_timed_out(obs["last_action_error"], action):
                     break
                 actions.append(action)
                 obs, reward, terminated, truncated, info = env.step(action)

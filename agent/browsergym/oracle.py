@@ -49,6 +49,11 @@ def spurious_timeout(error: str, before: float | None, page) -> bool:
     return error.startswith("TimeoutError") and before is not None and document_id(page) not in (before, None)
 
 
+def typing_timed_out(error: str, action: str) -> bool:
+    """A fill, choice or tick that ran out of BrowserGym's 500 ms: sending it again is safe."""
+    return error.startswith("TimeoutError") and action.startswith(IDEMPOTENT)
+
+
 def _unwrap(value):
     return value._locator if isinstance(value, _Locator) else value
 
@@ -135,8 +140,7 @@ class GymPortal:
             if spurious_timeout(error, before, self.real_page):
                 self.slow_navigations.append(action)
                 return self.obs
-            if not (error.startswith("TimeoutError") and action.startswith(IDEMPOTENT) and attempt < tries
-                    and not self.terminated):
+            if not (typing_timed_out(error, action) and attempt < tries and not self.terminated):
                 raise OracleActionError(f"{action} on {self.obs['url']}: {error[:300]}")
         raise AssertionError("unreachable: the last try returns or raises")
 
