@@ -118,3 +118,18 @@ def test_a_bad_sub_bill_id_is_a_clear_error(store):
         assert said["error"] == "not_found" and "requisition id 1" in said["message"]
     finally:
         store.drop(episode.id)
+
+
+def test_a_wrong_total_or_job_on_a_line_grid_keeps_vistas_rules():
+    """A bill of several lines is entered as a line grid (a private job has one): the near-misses
+    change its total or its job alone, so Vista takes the entry and the grader must catch it."""
+    from tasks.families.c_ressio_bill_vista_gate import _on_job, _total
+
+    grid = {"amount": "300.00", "lines": ["|2200|09200-000-|S|100.00|item 1", "|2200|09500-000-|S|200.00|item 2"]}
+    wrong = _total(grid, "330.00")
+    assert wrong["amount"] == "330.00"
+    assert wrong["lines"] == ["|2200|09200-000-|S|100.00|item 1", "|2200|09500-000-|S|230.00|item 2"]
+    assert _total({"amount": "300.00", "project_id": "2200"}, "270.00") == {"amount": "270.00", "project_id": "2200"}
+    moved = _on_job(grid, "5222")
+    assert [ln.split("|")[1] for ln in moved["lines"]] == ["5222", "5222"] and "project_id" not in moved
+    assert _on_job({"project_id": "2200"}, "5222") == {"project_id": "5222"}

@@ -39,6 +39,23 @@ def _entry_of(b: R.Bill, fn):
     return rewrite_fn
 
 
+def _total(args: dict, amount: str) -> dict:
+    """An entry for another total. A line grid's last line takes the difference, so the lines
+    still add up (Vista refuses an entry whose lines do not): the mistake is the total alone."""
+    if "lines" not in args:
+        return {**args, "amount": amount}
+    lines = [ln.split("|") for ln in args["lines"]]  # "|job|phase|cost type|amount|description"
+    lines[-1][4] = money(Decimal(lines[-1][4]) + Decimal(amount) - Decimal(args["amount"]))
+    return {**args, "amount": amount, "lines": ["|".join(parts) for parts in lines]}
+
+
+def _on_job(args: dict, job: str) -> dict:
+    """An entry coded to another job: on the bill, or on every line of a line grid."""
+    if "lines" not in args:
+        return {**args, "project_id": job}
+    return {**args, "lines": ["|".join([p[0], job, *p[2:]]) for p in (ln.split("|") for ln in args["lines"])]}
+
+
 def _expected(b: R.Bill) -> str:
     return rf"^Expected unapproved AP invoice {re.escape(b.invoice)} for "
 
@@ -98,14 +115,14 @@ def near_misses(book: dict, c: R.Case) -> tuple[Attempt, ...]:
                                                                    "vendor_id": _other_vendor(book, first)})),
                 because=_expected(first)),
         Attempt("wrong_job", f"enters {first.invoice} on job {_other_job(book, first)} without the commitment",
-                tools=_oracle_with(c, _entry_of(first, lambda a: {**{k: v for k, v in a.items() if k != "commitment"},
-                                                                   "project_id": _other_job(book, first)})),
+                tools=_oracle_with(c, _entry_of(first, lambda a: _on_job(
+                    {k: v for k, v in a.items() if k != "commitment"}, _other_job(book, first)))),
                 because=_expected(first)),
         Attempt("amount_from_the_po", f"enters {first.invoice} for the purchase order's amount "
                 f"{_po_amount(book, first)}, not the bill's", tools=_oracle_with(c, _entry_of(
-                    first, lambda a: {**a, "amount": _po_amount(book, first)})), because=_expected(first)),
+                    first, lambda a: _total(a, _po_amount(book, first)))), because=_expected(first)),
         Attempt("net_of_retainage", f"enters {first.invoice} for {net}, the bill less retainage",
-                tools=_oracle_with(c, _entry_of(first, lambda a: {**a, "amount": net})), because=_expected(first)),
+                tools=_oracle_with(c, _entry_of(first, lambda a: _total(a, net))), because=_expected(first)),
         Attempt("duplicate_entry", f"enters {first.invoice} a second time under a suffixed number",
                 tools=then(_oracle(c), lambda env: call(env, R.CREATE, {
                     "vendor_id": first.vendor, "bill_number": first.invoice + "-2", "bill_date": first.bill_date,
@@ -156,10 +173,11 @@ def variants(book: dict, c: R.Case) -> tuple[Attempt, ...]:
                 tools=_oracle_with(c, _every(_net_30))),
         Attempt("own_descriptions", "describes each invoice its own way",
                 tools=_oracle_with(c, _every(lambda a: {**a, "description": f"June bill {a['bill_number']}"}))),
-        Attempt("one_line_grid", f"enters {first.invoice} through the line grid with one line",
-                tools=_oracle_with(c, _entry_of(first, lambda a: {
-                    **{k: v for k, v in a.items() if k not in ("project_id", "task_id", "cost_type_id")},
-                    "lines": [f"|{a['project_id']}|{a['task_id']}|{a['cost_type_id']}|{a['amount']}|"]}))),
+        *(Attempt("one_line_grid", f"enters {one.invoice} through the line grid with one line",
+                  tools=_oracle_with(c, _entry_of(one, lambda a: {
+                      **{k: v for k, v in a.items() if k not in ("project_id", "task_id", "cost_type_id")},
+                      "lines": [f"|{a['project_id']}|{a['task_id']}|{a['cost_type_id']}|{a['amount']}|"]})))
+          for one in [b for b in c.bills if len(b.lines) == 1][:1]),  # a bill of one line, if the job has one
         Attempt("plain_reply", "does the work and answers in a short list", tools=with_reply(_oracle(c), corpus[1])),
         Attempt("other_reply", "does the work and words the answer its own way",
                 tools=with_reply(_oracle(c), corpus[2])),
