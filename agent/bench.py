@@ -18,6 +18,11 @@ Each figure times the path a user runs and is named for what it measures:
 - `browser_step_ms`: one click on a Procore list page (an htmx swap) and the accessibility-tree
   observation an agent gets after it, as `agent.llm.observe.BrowserActions` does them.
 - `oracle_episodes_per_s.browser`: `cfab run --transport browser` per run, over every task.
+- `browsergym_step_ms` (with `--browsergym PYTHON`): BrowserGym's own step on the same page, in
+  its virtualenv against a `cfab serve` (agent/browsergym/step_timing.py): `env.step` of a click
+  on the same pager links, as BrowserGym ships (its 0.5 s `pre_observation_delay`) and at the
+  0.05 s this project's BrowserGym tests use; the observation is BrowserGym's (DOM snapshot,
+  accessibility tree, screenshot).
 - `server`: a real `cfab serve` subprocess (its default HTTP server, named in `wsgi`): page
   latency with 16 agents each loading a list page every 250 ms (p50/p99), closed-loop pages per
   second with 16 agents, and the resident memory of the process holding the episodes (gunicorn's
@@ -247,6 +252,22 @@ def browser_figures(store: EpisodeStore, tasks: list, policy, steps: int, runs: 
     return out
 
 
+def browsergym_figures(python: str, steps: int) -> dict:
+    """BrowserGym's step on PAGE, timed by agent/browsergym/step_timing.py in `python` (a
+    virtualenv with this project's `[browsergym]` extra) against a `cfab serve` of this checkout."""
+    with tempfile.TemporaryDirectory(prefix="cfab-bench-bgym-") as tmp:
+        server = ServeProcess(Path(tmp), ["--max-episodes", "8"])
+        try:
+            env = {**os.environ, "CFAB_URL": server.url, "CFAB_ADMIN_TOKEN": server.token, "PYTHONPATH": str(ROOT)}
+            done = subprocess.run([python, "-m", "agent.browsergym.step_timing", "--steps", str(steps)],
+                                  env=env, cwd=tmp, capture_output=True, text=True, timeout=1800)
+        finally:
+            server.stop()
+    if done.returncode != 0:
+        raise RuntimeError(f"BrowserGym's step timing failed in {python}:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
 # -- the server --------------------------------------------------------------------------------
 
 class ServeProcess:
@@ -423,11 +444,13 @@ def ray_figures(tasks: list, policy, counts=(1, 2, 4), seconds: float = 5.0, say
 # -- all of it ---------------------------------------------------------------------------------
 
 def run_bench(episodes: int = 200, browser_runs: int | None = None, seconds: float = 5.0, workers: int = 2,
-              browser_steps: int = 30, server: bool = True, progress=None, ray_workers=()) -> dict:
+              browser_steps: int = 30, server: bool = True, progress=None, ray_workers=(),
+              browsergym_python: str | None = None) -> dict:
     """Every figure. `browser_runs=None` runs each task once through the browser (0: none);
     `browser_steps=0` skips the timed clicks; `workers=1` the multi-process throughput;
     `server=False` the `cfab serve` figures; `ray_workers` (e.g. (1, 2, 4)) adds the oracle
-    sweep on that many Ray workers (none by default)."""
+    sweep on that many Ray workers (none by default); `browsergym_python` adds BrowserGym's step
+    on the browser step's page (a python with the `[browsergym]` extra)."""
     say = progress or (lambda _msg: None)
     figures: dict = {"machine": machine()}
     started = time.perf_counter()
@@ -454,6 +477,9 @@ def run_bench(episodes: int = 200, browser_runs: int | None = None, seconds: flo
         if "oracle_browser" in found:
             figures["oracle_episodes_per_s"]["browser"] = found["oracle_browser"]["episodes_per_s"]
             figures["oracle_browser"] = found["oracle_browser"]
+    if browsergym_python and browser_steps:
+        say("browsergym")
+        figures["browsergym_step_ms"] = browsergym_figures(browsergym_python, browser_steps)
     if server:
         say("server")
         figures["server"] = server_figures(seconds=2 * seconds)
@@ -501,12 +527,22 @@ def markdown_table(figures: dict) -> str:
     ]
     step = figures.get("browser_step_ms")
     if step:
-        rows.append((f"browser step on a Procore list page (click Next/Previous + observation), median / p95",
+        rows.append(("browser step on a Procore list page (click Next/Previous + observation), median / p95",
                      f"{_fmt(step)} (click {step['click_ms']['median_ms']:g}, observation "
                      f"{step['observation_ms']['median_ms']:g})"))
     sort = figures.get("browser_step_sorting_ms")
     if sort:
         rows.append(("browser step sorting that list by a column header, median / p95", _fmt(sort)))
+    for run in (figures.get("browsergym_step_ms") or {}).get("runs", []):
+        delay = run["pre_observation_delay_s"]
+        how = "as it ships" if delay == 0.5 else "as this project's BrowserGym tests set it"
+        ratio = f"; this project's step is {run['median_ms'] / step['median_ms']:.1f}x faster" if step else ""
+        stale = (f"; {run['stale_observations']} of {run['n']} observations showed the page before the click"
+                 if run["stale_observations"] else "")
+        rows.append((f"BrowserGym's step on the same page (browsergym-core "
+                     f"{figures['browsergym_step_ms']['browsergym_core']}, `env.step` of the same click; "
+                     f"its pre-observation delay {delay:g} s, {how}), median / p95",
+                     f"{_fmt(run)} (action {run['action_ms']['median_ms']:g}{ratio}{stale})"))
     if "browser" in rate:
         rows.append(("oracle episodes per second, browser transport (Chromium; every task)", f"{rate['browser']}"))
     server = figures.get("server")

@@ -693,7 +693,12 @@ def validate_tasks(transport, pattern, one_per_family, servers, admin_token):
               help="Also time `cfab run --backend ray` on a local Ray head, for each --ray-workers count.")
 @click.option("--ray-workers", default="1,2,4", show_default=True, metavar="N,N,...",
               help="The Ray worker counts --ray times.")
-def bench(out, episodes, browser_runs, browser_steps, seconds, workers, no_server, with_ray, ray_workers):
+@click.option("--browsergym", "browsergym_python", metavar="PYTHON",
+              type=click.Path(exists=True, dir_okay=False),
+              help="Also time BrowserGym's step on the same page: the python of a virtualenv with this "
+                   "project's [browsergym] extra (`python tests/_bgym_venv.py` builds one and prints it).")
+def bench(out, episodes, browser_runs, browser_steps, seconds, workers, no_server, with_ray, ray_workers,
+          browsergym_python):
     """Measure the environment's speed on the paths users run; print and write the figures."""
     from .bench import markdown_table, run_bench
     from .runner import write_json_atomic
@@ -714,6 +719,7 @@ def bench(out, episodes, browser_runs, browser_steps, seconds, workers, no_serve
             raise click.UsageError(str(err))
     figures = run_bench(episodes=episodes, browser_runs=browser_runs, browser_steps=browser_steps,
                         seconds=seconds, workers=workers, server=not no_server, ray_workers=counts,
+                        browsergym_python=browsergym_python,
                         progress=lambda stage: click.echo(f"bench: {stage}", err=True))
     write_json_atomic(out, figures)
     click.echo(markdown_table(figures), nl=False)

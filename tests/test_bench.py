@@ -118,3 +118,19 @@ def test_the_server_logs_only_its_failures_unless_asked_for_every_request(caplog
     assert "/boom" in quiet and "/ok" not in quiet and "/missing" not in quiet
     every = _served_paths(caplog, access_log=True)
     assert "/boom" in every and "/ok" in every and "/missing" in every
+
+
+def test_the_table_sets_browsergym_s_step_beside_this_project_s():
+    step = {"median_ms": 100.0, "p95_ms": 120.0, "n": 30, "click_ms": {"median_ms": 50.0},
+            "observation_ms": {"median_ms": 50.0}}
+    gym = {"browsergym_core": "0.14.3", "runs": [
+        {"median_ms": 1500.0, "p95_ms": 1800.0, "n": 30, "action_ms": {"median_ms": 60.0},
+         "pre_observation_delay_s": 0.5, "stale_observations": 0},
+        {"median_ms": 700.0, "p95_ms": 900.0, "n": 30, "action_ms": {"median_ms": 60.0},
+         "pre_observation_delay_s": 0.05, "stale_observations": 2}]}
+    table = bench.markdown_table({"machine": {"cpu_count": 2, "load_average": [0.5, 0.5, 0.5]},
+                                  "browser_step_ms": step, "browsergym_step_ms": gym})
+    shipped, tests_set = [ln for ln in table.splitlines() if ln.startswith("| BrowserGym's step")]
+    assert "0.5 s, as it ships" in shipped and "1500 ms / 1800 ms" in shipped and "15.0x faster" in shipped
+    assert "0.05 s" in tests_set and "7.0x faster" in tests_set
+    assert "2 of 30 observations showed the page before the click" in tests_set

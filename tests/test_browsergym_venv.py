@@ -244,3 +244,18 @@ def test_a_headed_browserenv_plays_in_a_window_and_needs_one(bgym_python, tmp_pa
     (tmp_path / "none").mkdir()
     [run] = play_plan(bgym_python, tmp_path / "none", runs, display=NO_X_SERVER)["runs"]
     assert "Missing X server" in run.get("error", ""), run
+
+
+@pytest.mark.skipif(not ALL, reason="make validate (CFAB_BROWSERGYM_ALL=1): BrowserGym's step timed for cfab bench")
+def test_cfab_bench_times_browsergym_s_own_step_on_the_same_page(bgym_python):
+    """`cfab bench --browsergym`: BrowserGym's env.step of the same pager clicks, in its own
+    virtualenv against a real `cfab serve`, as it ships and at the tests' shorter delay."""
+    from agent import bench
+
+    found = bench.browsergym_figures(str(bgym_python), steps=3)
+    assert found["browsergym_core"].startswith("0.14.") and found["page"] == bench.PAGE
+    assert [run["pre_observation_delay_s"] for run in found["runs"]] == [0.5, 0.05]
+    for run in found["runs"]:
+        assert run["n"] == run["action_ms"]["n"] == 3
+        assert run["median_ms"] >= run["action_ms"]["median_ms"] > 0
+    assert found["runs"][0]["median_ms"] >= 500  # the delay BrowserGym ships is in every step

@@ -27,8 +27,13 @@ from browsergym.core.registration import register_task
 
 from .task import CfabTask, ServerError, chromium_path
 
-__all__ = ["CfabTask", "ServerError", "benchmark", "chromium_path", "instances", "register_tasks",
+__all__ = ["ACTION_SET", "CfabTask", "ServerError", "benchmark", "chromium_path", "instances", "register_tasks",
            "use_chromium"]
+
+
+# the benchmark's HighLevelActionSet: bid actions, chat, tabs and navigation, one action a step
+ACTION_SET = {"subsets": ("chat", "infeas", "bid", "tab", "nav"), "multiaction": False, "strict": False,
+              "retry_with_force": True, "demo_mode": "off"}
 
 
 def instances() -> list[dict]:
@@ -60,9 +65,7 @@ def benchmark(name: str = "cfagentbench", *, max_steps: int = 50, seeds: tuple[i
     register_tasks()
     return Benchmark(
         name=name,
-        high_level_action_set_args=HighLevelActionSetArgs(subsets=("chat", "infeas", "bid", "tab", "nav"),
-                                                          multiaction=False, strict=False,
-                                                          retry_with_force=True, demo_mode="off"),
+        high_level_action_set_args=HighLevelActionSetArgs(**ACTION_SET),
         is_multi_tab=True,  # a policy link in the task's instruction opens a tab
         supports_parallel_seeds=True,  # each run is its own episode on the server
         backends=[],  # BrowserGym has no backend for us to prepare: the server is started by hand
