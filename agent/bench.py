@@ -259,8 +259,9 @@ def browsergym_figures(python: str, steps: int) -> dict:
         server = ServeProcess(Path(tmp), ["--max-episodes", "8"])
         try:
             env = {**os.environ, "CFAB_URL": server.url, "CFAB_ADMIN_TOKEN": server.token, "PYTHONPATH": str(ROOT)}
-            done = subprocess.run([python, "-m", "agent.browsergym.step_timing", "--steps", str(steps)],
-                                  env=env, cwd=tmp, capture_output=True, text=True, timeout=1800)
+            # an absolute path, not a resolved one: a venv's python is a link, and the link is the venv
+            command = [os.path.abspath(python), "-m", "agent.browsergym.step_timing", "--steps", str(steps)]
+            done = subprocess.run(command, env=env, cwd=tmp, capture_output=True, text=True, timeout=1800)
         finally:
             server.stop()
     if done.returncode != 0:

@@ -252,7 +252,7 @@ def test_cfab_bench_times_browsergym_s_own_step_on_the_same_page(bgym_python):
     virtualenv against a real `cfab serve`, as it ships and at the tests' shorter delay."""
     from agent import bench
 
-    found = bench.browsergym_figures(str(bgym_python), steps=3)
+    found = bench.browsergym_figures(os.path.relpath(bgym_python), steps=3)  # as typed, relative
     assert found["browsergym_core"].startswith("0.14.") and found["page"] == bench.PAGE
     assert [run["pre_observation_delay_s"] for run in found["runs"]] == [0.5, 0.05]
     for run in found["runs"]:
