@@ -260,13 +260,16 @@ def browsergym_figures(python: str, steps: int) -> dict:
         try:
             env = {**os.environ, "CFAB_URL": server.url, "CFAB_ADMIN_TOKEN": server.token, "PYTHONPATH": str(ROOT)}
             # an absolute path, not a resolved one: a venv's python is a link, and the link is the venv
-            command = [os.path.abspath(python), "-m", "agent.browsergym.step_timing", "--steps", str(steps)]
+            command = [os.path.abspath(python), "-m", "agent.browsergym.step_timing", "--page", PAGE,
+                       *(arg for bid in STEPS["paging"] for arg in ("--click", bid)), "--steps", str(steps)]
             done = subprocess.run(command, env=env, cwd=tmp, capture_output=True, text=True, timeout=1800)
         finally:
             server.stop()
     if done.returncode != 0:
         raise RuntimeError(f"BrowserGym's step timing failed in {python}:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout)
+    found = json.loads(done.stdout)
+    runs = [{**_ms(run.pop("step_s")), "action_ms": _ms(run.pop("action_s")), **run} for run in found["runs"]]
+    return {**found, "page": PAGE, "clicks": list(STEPS["paging"]), "runs": runs}
 
 
 # -- the server --------------------------------------------------------------------------------

@@ -2,40 +2,32 @@
 
 Run in BrowserGym's virtualenv against a running `cfab serve` ($CFAB_URL, $CFAB_ADMIN_TOKEN):
 
-    python -m agent.browsergym.step_timing --steps 30 --delay 0.5 --delay 0.05 > steps.json
+    python -m agent.browsergym.step_timing --page /procore/invoicing --click page-next \
+        --click page-previous --steps 30 --delay 0.5 --delay 0.05 > steps.json
 
 For each `--delay` (BrowserEnv's `pre_observation_delay`: 0.5 s is what BrowserGym ships; this
-project's BrowserGym tests use 0.05 s) it opens a task of this package, goes to the Procore list
-page, and times `env.step("click('<bid>')")` on the pager's Next and Previous in turn: the whole
+project's BrowserGym tests use 0.05 s) it opens a task of this package, goes to the page, and
+times `env.step("click('<bid>')")` on the elements with the given stable ids in turn: the whole
 step (the action, BrowserGym's waits and its observation: DOM snapshot, accessibility tree,
 screenshot) and, from the step's own info, the action alone. BrowserGym waits a fixed delay
 after an action, not for htmx's swap, so with a short delay a step can observe the page as it
 was before the click: such steps are counted (`stale_observations`; the next step first takes a
 fresh observation, untimed). The first three steps warm up and are not counted. It prints one
-JSON object.
+JSON object with every step's seconds; `cfab bench` (agent/bench.py, which picks the page and
+the clicks) sums them up.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 
 INSTANCE = "cf_H_procore_erp_sync_1042"  # a task with Procore among its apps
-PAGE = "/procore/invoicing"  # the page of `cfab bench`'s browser_step_ms (agent/bench.py)
-CLICKS = ("page-next", "page-previous")  # the portal's stable ids for the pager's links
 WARM_UP = 3
 
 
-def _ms(samples: list[float]) -> dict:
-    ordered = sorted(samples)
-    return {"median_ms": round(statistics.median(ordered) * 1000, 3),
-            "p95_ms": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] * 1000, 3),
-            "n": len(ordered)}
-
-
-def time_steps(delay: float, steps: int) -> dict:
+def time_steps(page_path: str, clicks: list[str], delay: float, steps: int) -> dict:
     import gymnasium as gym
     from browsergym.core.action.highlevel import HighLevelActionSet
     from browsergym.utils.obs import flatten_axtree_to_str
@@ -49,20 +41,22 @@ def time_steps(delay: float, steps: int) -> dict:
                    pre_observation_delay=delay, disable_env_checker=True, headless=True)
     try:
         env.reset(seed=0)
-        obs, *_ = env.step(f"goto({json.dumps(base + PAGE)})")
+        obs, *_ = env.step(f"goto({json.dumps(base + page_path)})")
         if obs["last_action_error"]:
-            raise RuntimeError(f"goto {PAGE}: {obs['last_action_error']}")
+            raise RuntimeError(f"goto {page_path}: {obs['last_action_error']}")
         page = env.unwrapped.page
         totals, actions, stale = [], [], 0
+        def marked(stable_id: str) -> str | None:  # BrowserGym's id for it, as its last observation marked it
+            return page.locator(f'[data-bid="{stable_id}"]').get_attribute("bid")
+
         for i in range(steps + WARM_UP):
-            # BrowserGym's own id for the link, as its last observation marked it
-            bid = page.locator(f'[data-bid="{CLICKS[i % len(CLICKS)]}"]').get_attribute("bid")
+            bid = marked(clicks[i % len(clicks)])
             if bid is None:
                 # the last observation was taken before htmx swapped the clicked page in (BrowserGym
                 # waits a fixed delay, not for the swap): that step observed the old page
                 stale += i > WARM_UP
                 env.step("noop(0)")
-                bid = page.locator(f'[data-bid="{CLICKS[i % len(CLICKS)]}"]').get_attribute("bid")
+                bid = marked(clicks[i % len(clicks)])
             t0 = time.perf_counter()
             obs, _reward, _done, _truncated, info = env.step(f"click({json.dumps(bid)})")
             elapsed = time.perf_counter() - t0
@@ -71,7 +65,7 @@ def time_steps(delay: float, steps: int) -> dict:
             if i >= WARM_UP:
                 totals.append(elapsed)
                 actions.append(info["action_exec_stop"] - info["action_exec_start"])
-        return {**_ms(totals), "action_ms": _ms(actions), "pre_observation_delay_s": delay,
+        return {"step_s": totals, "action_s": actions, "pre_observation_delay_s": delay,
                 "stale_observations": stale,
                 "axtree_chars": len(flatten_axtree_to_str(obs["axtree_object"]))}
     finally:
@@ -80,6 +74,9 @@ def time_steps(delay: float, steps: int) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--page", required=True, help="The portal page, e.g. /procore/invoicing")
+    parser.add_argument("--click", action="append", required=True,
+                        help="The stable id (data-bid) of an element to click (repeatable: clicked in turn)")
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--delay", type=float, action="append",
                         help="BrowserEnv's pre_observation_delay in seconds (repeatable; default 0.5 and 0.05)")
@@ -89,9 +86,8 @@ def main(argv: list[str] | None = None) -> None:
     from . import use_chromium
 
     use_chromium()
-    out = {"browsergym_core": getattr(browsergym.core, "__version__", "?"), "page": PAGE,
-           "instance": INSTANCE, "clicks": list(CLICKS),
-           "runs": [time_steps(delay, args.steps) for delay in (args.delay or [0.5, 0.05])]}
+    out = {"browsergym_core": getattr(browsergym.core, "__version__", "?"), "instance": INSTANCE,
+           "runs": [time_steps(args.page, args.click, delay, args.steps) for delay in (args.delay or [0.5, 0.05])]}
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")
 

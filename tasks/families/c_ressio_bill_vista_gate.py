@@ -163,6 +163,7 @@ def variants(book: dict, c: R.Case) -> tuple[Attempt, ...]:
     if not c.held:
         return ()
     first = c.bills[0]
+    one = next((b for b in c.bills if len(b.lines) == 1), None)  # a bill of one line, if the job has one
     corpus = reply_corpus(c)["pass"]
     return (
         Attempt("portal_form", "works the portals: Ressio's purchase orders, Vista's commitments and AP Entry",
@@ -173,11 +174,11 @@ def variants(book: dict, c: R.Case) -> tuple[Attempt, ...]:
                 tools=_oracle_with(c, _every(_net_30))),
         Attempt("own_descriptions", "describes each invoice its own way",
                 tools=_oracle_with(c, _every(lambda a: {**a, "description": f"June bill {a['bill_number']}"}))),
-        *(Attempt("one_line_grid", f"enters {one.invoice} through the line grid with one line",
-                  tools=_oracle_with(c, _entry_of(one, lambda a: {
-                      **{k: v for k, v in a.items() if k not in ("project_id", "task_id", "cost_type_id")},
-                      "lines": [f"|{a['project_id']}|{a['task_id']}|{a['cost_type_id']}|{a['amount']}|"]})))
-          for one in [b for b in c.bills if len(b.lines) == 1][:1]),  # a bill of one line, if the job has one
+        *([Attempt("one_line_grid", f"enters {one.invoice} through the line grid with one line",
+                   tools=_oracle_with(c, _entry_of(one, lambda a: {
+                       **{k: v for k, v in a.items() if k not in ("project_id", "task_id", "cost_type_id")},
+                       "lines": [f"|{a['project_id']}|{a['task_id']}|{a['cost_type_id']}|{a['amount']}|"]})))]
+          if one else []),
         Attempt("plain_reply", "does the work and answers in a short list", tools=with_reply(_oracle(c), corpus[1])),
         Attempt("other_reply", "does the work and words the answer its own way",
                 tools=with_reply(_oracle(c), corpus[2])),
